@@ -1,0 +1,56 @@
+# locstream: the two commands a newcomer needs are `make run` and `make test`.
+# Both install the Debian packages they need (as root) before building.
+
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates
+SWIFT_FLAGS := -Xswiftc -warnings-as-errors
+PORT ?= 8080
+
+.PHONY: deps build release run test lint format tsan coverage clean
+
+## Install the Debian packages the build and tests need, only those missing.
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build $(SWIFT_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_FLAGS)
+
+## Build and run the server on its embedded default, on port $(PORT).
+run: release
+	.build/release/stream-server --port $(PORT)
+
+## Build (warnings are errors) and pass every test.
+test: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build
+
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	swift format format --in-place --recursive Sources Tests Package.swift
+
+## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see.
+tsan: deps
+	swift build --build-tests --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" \
+	  swift test --skip-build --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
+
+## Tests with llvm-cov coverage; prints the summary for Sources/.
+coverage: deps
+	swift test --enable-code-coverage $(SWIFT_FLAGS)
+	llvm-cov report "$$(swift build --show-bin-path)/locstreamPackageTests.xctest" \
+	  -instr-profile "$$(swift test --show-codecov-path | sed 's/json$$/profdata/')" \
+	  -ignore-filename-regex='(\.build|Tests)/' 2>/dev/null | tail -n 1
+
+clean:
+	rm -rf .build .build-tsan

@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// `-DLOCSTREAM_TSAN` swaps `Synchronization.Mutex` for a pthread mutex that
+/// ThreadSanitizer can see (see `Sources/Locking`). `make tsan` sets it.
+let package = Package(
+    name: "locstream",
+    products: [
+        .executable(name: "stream-server", targets: ["StreamServer"]),
+        .executable(name: "stream-client", targets: ["Client"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
+        .target(name: "Locking"),
+        .target(name: "Observability", dependencies: ["Locking"]),
+        .target(name: "OptionParsing"),
+        .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
+        .target(name: "LocstreamProtocol"),
+        .executableTarget(
+            name: "StreamServer",
+            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
+        ),
+        .executableTarget(
+            name: "Client",
+            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
+        ),
+        .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,59 @@
+extension Location {
+    /// Decodes and validates one location object.
+    ///
+    /// - Parameters:
+    ///   - name: the location's path in messages, such as `loc`, `locs[3]` or `[3]`.
+    ///   - readsSeq: true for `loc` frames from the server; publishers' `seq` is ignored.
+    init(json: JSONValue, name: String, op: String?, readsSeq: Bool) throws(ProtocolError) {
+        let fields = try FieldReader(object: json, name: name, expectation: "a location object", op: op)
+        self.init(
+            device: try fields.required("device", .deviceID),
+            lat: try fields.required("lat", .latitude),
+            lon: try fields.required("lon", .longitude),
+            ts: try fields.required("ts", .timestamp),
+            seq: readsSeq ? try fields.required("seq", .sequence) : 0,
+            speed: try fields.optional("speed", .nonNegative),
+            heading: try fields.optional("heading", .heading),
+            acc: try fields.optional("acc", .nonNegative),
+            attrs: try fields.optional("attrs", .attributes)
+        )
+    }
+
+    /// Decodes a JSON array of 1 to 1000 locations, all or nothing.
+    ///
+    /// - Parameter name: the array's path in messages (`locs`), or "" for a bare array.
+    static func decodeList(
+        _ json: JSONValue, name: String, op: String?
+    ) throws(ProtocolError) -> [Location] {
+        let expectation = "an array of 1 to \(ProtocolLimits.maxLocationsPerPublish) locations"
+        let subject = name.isEmpty ? "the body" : name
+        guard case .array(let items) = json, !items.isEmpty else {
+            throw ProtocolError(.badRequest, "\(subject) must be \(expectation)", failedOp: op)
+        }
+        guard items.count <= ProtocolLimits.maxLocationsPerPublish else {
+            throw ProtocolError(
+                .tooLarge,
+                "\(subject) holds \(items.count) locations; at most \(ProtocolLimits.maxLocationsPerPublish) are allowed",
+                failedOp: op)
+        }
+        var locations: [Location] = []
+        locations.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            locations.append(try Location(json: item, name: "\(name)[\(index)]", op: op, readsSeq: false))
+        }
+        return locations
+    }
+
+    /// Writes the location's members, in the order PROTOCOL.md shows them.
+    func appendMembers(to writer: inout JSONObjectWriter, includingSeq: Bool) {
+        writer.string("device", device)
+        writer.number("lat", lat)
+        writer.number("lon", lon)
+        writer.integer("ts", ts)
+        if includingSeq { writer.integer("seq", seq) }
+        if let speed { writer.number("speed", speed) }
+        if let heading { writer.number("heading", heading) }
+        if let acc { writer.number("acc", acc) }
+        if let attrs { writer.value("attrs", attrs) }
+    }
+}

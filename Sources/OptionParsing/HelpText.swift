@@ -1,0 +1,25 @@
+import Foundation
+
+/// Renders `--help`: a usage line, a summary, then one line per option.
+public enum HelpText {
+    /// The help for a command.
+    public static func render(usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?) -> String
+    {
+        var lines = ["Usage: \(usage)", "", summary, "", "Options:"]
+        let labels = specs.map { spec in "  --\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "") }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (spec, label) in zip(specs, labels) {
+            var line = label.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help
+            if let value = spec.defaultValue { line += " (default: \(value))" }
+            lines.append(line)
+        }
+        lines.append("  --help".padding(toLength: width, withPad: " ", startingAt: 0) + "Show this help.")
+        if let environmentPrefix {
+            lines += [
+                "",
+                "Every option can also be set as \(environmentPrefix)<NAME>, e.g. \(environmentPrefix)PORT=9000; flags win.",
+            ]
+        }
+        return lines.joined(separator: "\n")
+    }
+}

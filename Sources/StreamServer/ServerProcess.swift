@@ -1,0 +1,37 @@
+import Foundation
+import Observability
+import WebSocketTransport
+
+/// One run of the server: start, serve until a signal, drain, exit.
+struct ServerProcess {
+    let settings: ServerSettings
+
+    /// Runs the server; returns the exit status.
+    func run() async -> Int32 {
+        let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
+        let readiness = Readiness()
+        let metrics = ServerMetrics()
+        let service = LocstreamService(settings: settings, metrics: metrics, readiness: readiness, logger: logger)
+        let server = WebSocketServer(configuration: settings.transport, delegate: service)
+        let port: Int
+        do {
+            port = try await server.start()
+        } catch {
+            logger.error("cannot start", ["reason": error.description])
+            return 1
+        }
+        readiness.enter(.serving)
+        logger.info(
+            "listening",
+            [
+                "host": settings.transport.host, "port": port, "tls": settings.transport.usesTLS,
+                "node": settings.node, "echo": settings.enableEcho,
+            ])
+        let signalName = await ShutdownSignals.wait()
+        logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
+        readiness.enter(.draining)
+        await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))
+        logger.info("stopped")
+        return 0
+    }
+}

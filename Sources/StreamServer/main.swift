@@ -1,0 +1,20 @@
+import Foundation
+import Observability
+import OptionParsing
+import WebSocketTransport
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(ServerSettings.help)
+    exit(0)
+}
+
+let settings: ServerSettings
+do {
+    settings = try ServerSettings(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("stream-server: \(error)\n".utf8))
+    exit(2)
+}
+
+exit(await ServerProcess(settings: settings).run())

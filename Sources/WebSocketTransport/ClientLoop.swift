@@ -1,0 +1,177 @@
+import CWebsockets
+import Locking
+import Observability
+
+/// A connection a client asked for, on its way to the service thread.
+struct ClientConnectRequest: Sendable {
+    let url: WebSocketURL
+    let options: ClientConnectOptions
+    let channel: ConnectionChannel
+    let opened: OneShot<Result<Void, TransportError>>
+}
+
+/// Requests other threads send to a client's service thread.
+enum ClientCommand: Sendable {
+    case connect(ClientConnectRequest)
+}
+
+/// The client's service-thread side: opens connections, reads and writes them.
+/// Everything here runs on the one service thread.
+final class ClientLoop: ServiceLoop {
+    /// A connection being opened or open.
+    private final class ClientSocket {
+        let request: ClientConnectRequest
+        let memory = ContextMemory()
+        var socket: LiveSocket?
+
+        init(request: ClientConnectRequest) { self.request = request }
+    }
+
+    private let mailbox: LoopMailbox<ClientCommand>
+    private let caFile: String?
+    private let logger: Logger
+    private let writer = CorkedWriter(capacity: 64 * 1024)
+    private let cMemory = ContextMemory()
+    private var context: OpaquePointer?
+    private var clients: [ConnectionID: ClientSocket] = [:]
+
+    init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, logger: Logger) {
+        self.mailbox = mailbox
+        self.caFile = caFile
+        self.logger = logger
+    }
+
+    func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError> {
+        LibwebsocketsLog.route(to: logger)
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = cMemory.protocols(name: "locstream-client", callback: clientCallback)
+        info.options = locstream_client_options()
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.client_ssl_ca_filepath = caFile.flatMap { cMemory.string($0) }
+        guard let context = lws_create_context(&info) else {
+            return .failure(.contextCreationFailed("cannot create the client context"))
+        }
+        self.context = context
+        return .success((context, 0))
+    }
+
+    /// Answers one lws callback.
+    func handle(
+        _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
+            serviceMailbox()
+            return 0
+        }
+        guard let wsi else { return 0 }
+        guard let id = ConnectionID(opaque: lws_get_opaque_user_data(wsi)), let client = clients[id] else {
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+        switch reason {
+        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+            return appendHeaders(client.request.options.headers, input, length) ? 0 : -1
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            client.socket = LiveSocket(
+                wsi: wsi, channel: client.request.channel, maxMessageBytes: client.request.options.maxMessageBytes)
+            client.request.opened.fulfil(.success(()))
+            client.socket?.serviceRequested()
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
+            finish(id, client, error: why)
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            if client.socket?.receive(input, length) != nil { return -1 }
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            return write(client)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            client.socket?.recordPeerClose(input, length)
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            finish(id, client, error: "closed before the handshake completed")
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+        return 0
+    }
+
+    private func serviceMailbox() {
+        let (ids, commands) = mailbox.drain()
+        for command in commands {
+            switch command {
+            case .connect(let request): open(request)
+            }
+        }
+        for id in ids { clients[id]?.socket?.serviceRequested() }
+    }
+
+    private func open(_ request: ClientConnectRequest) {
+        guard let context else { return }
+        let client = ClientSocket(request: request)
+        let memory = client.memory
+        let url = request.url
+        var info = lws_client_connect_info()
+        info.context = context
+        info.address = memory.string(url.host)
+        info.port = Int32(url.port)
+        info.path = memory.string(url.pathAndQuery)
+        info.host = info.address
+        info.origin = info.address
+        info.protocol = request.options.subprotocol.flatMap { memory.string($0) }
+        info.local_protocol_name = memory.string("locstream-client")
+        info.ssl_connection = locstream_client_ssl_flags(url.isSecure ? 1 : 0, request.options.insecure ? 1 : 0)
+        info.iface = request.options.sourceAddress.flatMap { memory.string($0) }
+        info.opaque_user_data = request.channel.id.opaque
+        clients[request.channel.id] = client
+        if lws_client_connect_via_info(&info) == nil {
+            finish(request.channel.id, client, error: "cannot start connecting to \(url.host):\(url.port)")
+        }
+    }
+
+    private func write(_ client: ClientSocket) -> Int32 {
+        guard let socket = client.socket else { return 0 }
+        let (batch, close, more) = socket.nextWrite(byteBudget: 0)
+        if let close {
+            socket.setCloseReason(close)
+            return -1
+        }
+        if !batch.isEmpty, !writer.write(batch, to: socket.wsi, corked: false) { return -1 }
+        if more { lws_callback_on_writable(socket.wsi) }
+        return 0
+    }
+
+    /// The connection ended (or never opened): report it and forget it.
+    private func finish(_ id: ConnectionID, _ client: ClientSocket, error: String) {
+        clients[id] = nil
+        client.request.opened.fulfil(.failure(.connectFailed(error)))
+        if let socket = client.socket {
+            socket.closed()
+        } else {
+            client.request.channel.inbound.withLock { $0.finish() }
+            _ = client.request.channel.outbox.withLock { $0.close() }
+        }
+    }
+
+    /// Writes `Name: value\r\n` lines into lws's handshake buffer.
+    private func appendHeaders(
+        _ headers: [(name: String, value: String)], _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Bool {
+        guard let input, !headers.isEmpty else { return true }
+        let cursor = input.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>.self)
+        let bytes = Array(headers.map { "\($0.name): \($0.value)\r\n" }.joined().utf8)
+        guard bytes.count < length else { return false }
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { cursor.pointee.update(from: base, count: source.count) }
+        }
+        cursor.pointee += bytes.count
+        return true
+    }
+}
+
+/// The C entry point lws calls for every client event.
+private func clientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let loop = lws_context_user(context) else { return 0 }
+    return Unmanaged<ClientLoop>.fromOpaque(loop).takeUnretainedValue().handle(wsi, reason, user, input, length)
+}

@@ -1,0 +1,96 @@
+import Locking
+
+/// The state of one connection shared between the service thread and Swift tasks.
+///
+/// Tasks append to the outbox and consume inbound messages; the service thread
+/// writes the outbox to the socket and delivers what it reads. Each side takes the
+/// lock briefly and then posts to the loop's mailbox when the loop has work to do.
+final class ConnectionChannel: Sendable {
+    let id: ConnectionID
+    let outbox = Locked(Outbox())
+    let inbound = Locked(InboundQueue())
+    /// The close code the peer sent, if it sent one.
+    let peerClose = Locked<CloseRequest?>(nil)
+    /// Reading was paused and the consumer has caught up: the loop should resume it.
+    let wantsReadingResumed = Locked(false)
+    private let notifyLoop: @Sendable (ConnectionID) -> Void
+
+    init(id: ConnectionID, notifyLoop: @escaping @Sendable (ConnectionID) -> Void) {
+        self.id = id
+        self.notifyLoop = notifyLoop
+    }
+
+    // MARK: Writing (any thread)
+
+    /// Queues `frame` under `generation` (nil for control frames) and wakes the loop.
+    func send(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) {
+        let schedule = try outbox.withLock { (outbox) throws(SendRefusal) -> Bool in
+            try outbox.append(frame, generation: generation)
+            return outbox.markScheduled()
+        }
+        if schedule { notifyLoop(id) }
+    }
+
+    /// Switches to `generation`: purges older data frames and queues `ack` atomically.
+    /// Returns the number of purged frames.
+    @discardableResult
+    func advance(to generation: UInt64, ack: OutboundFrame?) -> Int {
+        let (purged, schedule) = outbox.withLock { outbox in
+            (outbox.advance(to: generation, ack: ack), outbox.markScheduled())
+        }
+        if schedule { notifyLoop(id) }
+        return purged
+    }
+
+    /// Closes the connection with `request` once the queued frames are written.
+    func close(_ request: CloseRequest) {
+        let schedule = outbox.withLock { outbox in
+            outbox.requestClose(request)
+            return outbox.markScheduled()
+        }
+        if schedule { notifyLoop(id) }
+    }
+
+    // MARK: Reading (consumer task)
+
+    /// The next message, or `nil` at the end or when the calling task is cancelled.
+    func nextMessage() async -> InboundMessage? {
+        if let ready = take(orWait: nil) { return ready }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if let ready = take(orWait: continuation) { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            inbound.withLock { $0.resumeWaiter() }
+        }
+    }
+
+    /// Takes a queued message (`.some(message)`), reports the end (`.some(nil)`), or
+    /// installs `waiter` and returns `nil` when there is nothing yet. Resumes reading
+    /// from the socket once a paused queue has drained to its low watermark.
+    private func take(orWait waiter: CheckedContinuation<InboundMessage?, Never>?) -> InboundMessage?? {
+        let (result, resume): (InboundMessage??, Bool) = inbound.withLock { queue in
+            if let message = queue.pop() {
+                let resume = queue.isReadingPaused && queue.count <= InboundQueue.lowWatermark
+                if resume { queue.isReadingPaused = false }
+                return (.some(message), resume)
+            }
+            if queue.isFinished || Task.isCancelled { return (.some(nil), false) }
+            if let waiter { queue.waiter = waiter }
+            return (nil, false)
+        }
+        if resume {
+            wantsReadingResumed.withLock { $0 = true }
+            notifyLoop(id)
+        }
+        return result
+    }
+}
+
+extension Outbox {
+    /// Marks the outbox scheduled; true if the loop must be told (it was not already).
+    mutating func markScheduled() -> Bool {
+        defer { isScheduled = true }
+        return !isScheduled
+    }
+}

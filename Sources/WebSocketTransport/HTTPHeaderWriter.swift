@@ -1,0 +1,31 @@
+import CWebsockets
+
+/// Writes a response's status line and headers through lws's HTTP helpers.
+enum HTTPHeaderWriter {
+    /// Writes the headers of `response`; returns false when lws refused.
+    static func write(_ response: HTTPResponse, to wsi: OpaquePointer) -> Bool {
+        let pre = locstream_lws_pre()
+        let extra = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 }
+        var buffer = [UInt8](repeating: 0, count: pre + 1024 + extra)
+        return buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            let start = base + pre
+            let end = base + buffer.count
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            guard
+                lws_add_http_common_headers(
+                    wsi, UInt32(response.status), response.contentType, lws_filepos_t(response.body.count),
+                    &cursor, end) == 0
+            else { return false }
+            for header in response.headers {
+                let name = header.name.lowercased() + ":"
+                let value = Array(header.value.utf8)
+                let added = value.withUnsafeBufferPointer { value in
+                    lws_add_http_header_by_name(wsi, name, value.baseAddress, Int32(value.count), &cursor, end)
+                }
+                guard added == 0 else { return false }
+            }
+            return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+        }
+    }
+}

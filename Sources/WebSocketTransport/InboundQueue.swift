@@ -1,0 +1,60 @@
+/// Messages received but not yet consumed, bounded by a high watermark.
+///
+/// When the queue reaches `highWatermark` messages the service loop stops reading
+/// from the socket (`lws_rx_flow_control`); once the consumer drains it to
+/// `lowWatermark`, reading resumes. Memory per connection stays bounded whatever the
+/// peer sends.
+struct InboundQueue {
+    static let highWatermark = 64
+    static let lowWatermark = 16
+    /// The cap for connections whose reading cannot be paused (see `LiveSocket`).
+    static let unpausableLimit = 4096
+
+    private var messages: [InboundMessage] = []
+    private var head = 0
+    /// A consumer suspended in `next()`, waiting for a message or the end.
+    var waiter: CheckedContinuation<InboundMessage?, Never>?
+    /// No more messages will arrive.
+    private(set) var isFinished = false
+    /// The loop stopped reading because the queue was full.
+    var isReadingPaused = false
+
+    var count: Int { messages.count - head }
+
+    /// Adds a message: hands it to a waiting consumer, or queues it.
+    /// Returns true when the queue is full and reading should pause.
+    mutating func deliver(_ message: InboundMessage) -> Bool {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: message)
+            return false
+        }
+        messages.append(message)
+        return count >= Self.highWatermark
+    }
+
+    /// Takes the oldest queued message, if any.
+    mutating func pop() -> InboundMessage? {
+        guard head < messages.count else { return nil }
+        let message = messages[head]
+        head += 1
+        if head == messages.count {
+            messages.removeAll(keepingCapacity: messages.count <= Self.highWatermark)
+            head = 0
+        }
+        return message
+    }
+
+    /// Ends the sequence: queued messages can still be taken, then `nil` follows.
+    /// (A waiter exists only while the queue is empty, so it gets `nil` at once.)
+    mutating func finish() {
+        isFinished = true
+        resumeWaiter()
+    }
+
+    /// Resumes a waiting consumer with `nil` (end or cancellation).
+    mutating func resumeWaiter() {
+        waiter?.resume(returning: nil)
+        waiter = nil
+    }
+}

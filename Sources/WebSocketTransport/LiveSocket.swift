@@ -1,0 +1,103 @@
+import CWebsockets
+
+/// A WebSocket a service loop is serving: the lws handle, the shared channel, and the
+/// message being assembled. Server and client loops share it; it lives on, and is used
+/// by, the service thread only.
+final class LiveSocket {
+    let wsi: OpaquePointer
+    let channel: ConnectionChannel
+    /// The task serving the connection (server side), cancelled first on close.
+    var task: Task<Void, Never>?
+    private var assembler: MessageAssembler
+    /// lws 4.1.6 mishandles `lws_rx_flow_control(wsi, 0)` on TLS connections: bytes
+    /// OpenSSL already holds keep the connection serviced, and lws spins appending them
+    /// to its buffer list. So a TLS connection is never paused; its queue is capped at
+    /// `InboundQueue.unpausableLimit` instead, and a peer that outruns it is closed.
+    private let canPauseReading: Bool
+
+    init(wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int) {
+        self.wsi = wsi
+        self.channel = channel
+        assembler = MessageAssembler(limit: maxMessageBytes)
+        canPauseReading = lws_is_ssl(wsi) == 0
+    }
+
+    /// Handles one RECEIVE chunk. Returns nil to go on, or the close to send (the
+    /// caller then returns -1 to lws): 1009 for a message over the size limit, 1008
+    /// for a TLS peer that outran its consumer.
+    func receive(_ input: UnsafeMutableRawPointer?, _ length: Int) -> CloseRequest? {
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let isFinal = lws_is_final_fragment(wsi) != 0
+        switch assembler.append(chunk, isFinal: isFinal, isBinary: lws_frame_is_binary(wsi) != 0) {
+        case .tooLarge:
+            return refuse(CloseRequest(code: 1009, reason: "message too large"))
+        case .partial:
+            return nil
+        case .complete(let message):
+            let canPause = canPauseReading
+            let (pause, overrun) = channel.inbound.withLock { queue in
+                let full = queue.deliver(message)
+                let pause = full && canPause && !queue.isReadingPaused
+                if pause { queue.isReadingPaused = true }
+                return (pause, !canPause && queue.count >= InboundQueue.unpausableLimit)
+            }
+            if pause { lws_rx_flow_control(wsi, 0) }
+            return overrun ? refuse(CloseRequest(code: 1008, reason: "too many unread messages")) : nil
+        }
+    }
+
+    private func refuse(_ close: CloseRequest) -> CloseRequest {
+        setCloseReason(close)
+        return close
+    }
+
+    /// Takes the next batch to write, or the close to perform once the queue is empty.
+    /// `more` says whether another WRITEABLE is needed after this one.
+    func nextWrite(byteBudget: Int) -> (batch: [OutboundFrame], close: CloseRequest?, more: Bool) {
+        channel.outbox.withLock { outbox in
+            let batch = outbox.takeBatch(byteBudget: byteBudget)
+            if batch.isEmpty, let close = outbox.pendingClose { return ([], close, false) }
+            let more = !outbox.frames.isEmpty || outbox.pendingClose != nil
+            if !more { outbox.isScheduled = false }
+            return (batch, nil, more)
+        }
+    }
+
+    /// Resumes reading if the consumer asked for it, and asks for WRITEABLE.
+    func serviceRequested() {
+        let resume = channel.wantsReadingResumed.withLock { wanted in
+            defer { wanted = false }
+            return wanted
+        }
+        if resume {
+            lws_rx_flow_control(wsi, 1)
+        }
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Records the code and reason of the peer's close frame.
+    func recordPeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) {
+        guard let input, length >= 2 else { return }
+        let bytes = UnsafeRawBufferPointer(start: input, count: length)
+        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        let reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        channel.peerClose.withLock { $0 = CloseRequest(code: code, reason: reason) }
+    }
+
+    /// Sets the close frame lws sends when the callback returns -1.
+    func setCloseReason(_ close: CloseRequest) {
+        var reason = Array(close.reason.utf8.prefix(123))
+        reason.withUnsafeMutableBufferPointer { reason in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(close.code)), reason.baseAddress, reason.count)
+        }
+    }
+
+    /// The connection is gone: cancel its task first, then end its inbound sequence
+    /// and drop what was queued. No callback touches it afterwards.
+    func closed() {
+        task?.cancel()
+        channel.inbound.withLock { $0.finish() }
+        _ = channel.outbox.withLock { $0.close() }
+        lws_set_opaque_user_data(wsi, nil)
+    }
+}

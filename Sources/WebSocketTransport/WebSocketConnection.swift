@@ -1,0 +1,71 @@
+/// One WebSocket connection, as the application sees it: who it is, what it asked
+/// for, its incoming messages, and a way to send.
+///
+/// It is a value: copies refer to the same connection. Sending never blocks; frames
+/// are queued and written by the service thread. After the connection closes, sends
+/// are refused and `messages` ends.
+public struct WebSocketConnection: Sendable {
+    /// Unique within the process.
+    public var id: ConnectionID { channel.id }
+    /// What the peer sent in its upgrade request (empty for client-side connections).
+    public let request: UpgradeRequest
+    let channel: ConnectionChannel
+
+    init(channel: ConnectionChannel, request: UpgradeRequest) {
+        self.channel = channel
+        self.request = request
+    }
+
+    /// The messages received, in order. Ends when the connection closes or the
+    /// iterating task is cancelled.
+    public var messages: InboundMessages { InboundMessages(channel: channel) }
+
+    /// Queues a control frame (a reply, an error): always accepted while open.
+    /// Returns false once the connection is closing or closed.
+    @discardableResult
+    public func send(_ frame: OutboundFrame) -> Bool {
+        (try? channel.send(frame, generation: nil)) != nil
+    }
+
+    /// Queues a data frame of subscription `generation`. Refused, atomically under the
+    /// outbox lock, when `generation` is no longer current.
+    public func send(_ frame: OutboundFrame, generation: UInt64) throws(SendRefusal) {
+        try channel.send(frame, generation: generation)
+    }
+
+    /// Makes `generation` current: drops every queued data frame of older generations
+    /// and queues `ack` after them, in one critical section. Returns the purged count.
+    @discardableResult
+    public func advance(to generation: UInt64, ack: OutboundFrame?) -> Int {
+        channel.advance(to: generation, ack: ack)
+    }
+
+    /// Closes with `code` after writing what is queued.
+    public func close(code: UInt16, reason: String = "") {
+        channel.close(CloseRequest(code: code, reason: reason))
+    }
+
+    /// The close code and reason the peer sent, once it has sent a close frame.
+    public var peerClose: CloseRequest? { channel.peerClose.withLock { $0 } }
+
+    /// Bytes queued and not yet written.
+    public var queuedBytes: Int { channel.outbox.withLock { $0.queuedBytes } }
+}
+
+/// The messages of one connection, as an `AsyncSequence`. Its buffer is bounded:
+/// when the consumer lags, the server stops reading from the socket.
+public struct InboundMessages: AsyncSequence, Sendable {
+    public typealias Element = InboundMessage
+    let channel: ConnectionChannel
+
+    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel) }
+
+    /// Iterates the messages; `next()` returns nil at the end or on cancellation.
+    public struct Iterator: AsyncIteratorProtocol {
+        let channel: ConnectionChannel
+
+        public mutating func next() async -> InboundMessage? {
+            await channel.nextMessage()
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A minimal HTTP/1.1 exchange over `RawSocket`, enough to check status and body.
+struct RawHTTPResponse {
+    var status: Int
+    var headers: String
+    var body: String
+
+    /// Sends one request with `Connection: close` and reads the whole response.
+    static func fetch(port: Int, method: String = "GET", path: String, body: String? = nil, headers: [String] = [])
+        throws -> RawHTTPResponse
+    {
+        let socket = try RawSocket(port: port)
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { request += header + "\r\n" }
+        if let body { request += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        request += "\r\n" + (body ?? "")
+        try socket.send(Array(request.utf8))
+        let head = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let lengthLine = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let length = lengthLine.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        let bodyBytes = try length.map { try socket.read(exactly: $0) } ?? socket.readToEnd()
+        return RawHTTPResponse(status: status, headers: head, body: String(decoding: bodyBytes, as: UTF8.self))
+    }
+}

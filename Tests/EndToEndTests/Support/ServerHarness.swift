@@ -1,0 +1,157 @@
+import Foundation
+import Locking
+import Testing
+
+/// A real `stream-server` process on a free loopback port, for one test.
+///
+/// It starts the binary built beside the test bundle with `--port 0`, waits for the
+/// "listening" log line that names the port, and keeps the whole log for assertions.
+/// `stop` sends a signal and returns the exit status. The process is killed when the
+/// harness goes away.
+final class ServerHarness {
+    let port: Int
+    private let process: Process
+    private let output: ProcessOutput
+
+    /// Where the executables are: beside the test bundle, or `LOCSTREAM_BIN_DIR`.
+    static var binDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["LOCSTREAM_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        return (Bundle.main.executableURL ?? Bundle.main.bundleURL).deletingLastPathComponent()
+    }
+
+    /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`.
+    init(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
+        process = Process()
+        process.executableURL = Self.binDirectory.appendingPathComponent("stream-server")
+        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        output = ProcessOutput(capturing: process)
+        try process.run()
+        guard let line = await output.firstLine(containing: "listening", within: .seconds(30)),
+            let range = line.range(of: #"port"?[=:]"?\d+"#, options: .regularExpression),
+            let port = Int(line[range].filter(\.isNumber))
+        else {
+            process.terminate()
+            throw HarnessError.didNotStart(output.text)
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Everything the server has logged so far.
+    var log: String { output.text }
+
+    /// The server's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// `ws://127.0.0.1:PORT` followed by `path`.
+    func url(_ path: String, scheme: String = "ws") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+
+    /// Sends `signal` and waits (up to 30 s) for the exit status; -1 if it had to be killed.
+    func stop(signal: Int32 = SIGTERM) async -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return -1
+        }
+        return process.terminationStatus
+    }
+
+    enum HarnessError: Error { case didNotStart(String) }
+}
+
+/// A child process's stderr, collected line by line, with a way to wait for a line.
+final class ProcessOutput: Sendable {
+    private struct State {
+        var text = ""
+        var partial = ""
+        var waiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
+        var ended = false
+    }
+
+    private let state = Locked(State())
+
+    /// Starts collecting the stderr of `process` (before it runs).
+    init(capturing process: Process) {
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [state] handle in
+            let data = handle.availableData
+            let ready = state.withLock { state -> [(CheckedContinuation<String?, Never>, String?)] in
+                if data.isEmpty {
+                    state.ended = true
+                    handle.readabilityHandler = nil
+                    defer { state.waiters = [] }
+                    return state.waiters.map { ($0.continuation, nil) }
+                }
+                state.partial += String(decoding: data, as: UTF8.self)
+                var ready: [(CheckedContinuation<String?, Never>, String?)] = []
+                while let newline = state.partial.firstIndex(of: "\n") {
+                    let line = String(state.partial[..<newline])
+                    state.partial = String(state.partial[state.partial.index(after: newline)...])
+                    state.text += line + "\n"
+                    let (hit, rest) = (
+                        state.waiters.filter { line.contains($0.needle) },
+                        state.waiters.filter { !line.contains($0.needle) }
+                    )
+                    state.waiters = rest
+                    ready += hit.map { ($0.continuation, line) }
+                }
+                return ready
+            }
+            for (continuation, line) in ready { continuation.resume(returning: line) }
+        }
+    }
+
+    /// All lines so far.
+    var text: String { state.withLock { $0.text } }
+
+    /// The first line (already seen or still to come) containing `needle`; nil on
+    /// timeout or end of output.
+    func firstLine(containing needle: String, within timeout: Duration) async -> String? {
+        await withTaskGroup(of: String?.self) { group in
+            group.addTask { await self.waitForLine(containing: needle) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            self.releaseWaiters(for: needle)
+            return first
+        }
+    }
+
+    private func waitForLine(containing needle: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            let found: String?? = state.withLock { state in
+                if let line = state.text.split(separator: "\n").first(where: { $0.contains(needle) }) {
+                    return .some(String(line))
+                }
+                if state.ended { return .some(nil) }
+                state.waiters.append((needle, continuation))
+                return nil
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
+
+    private func releaseWaiters(for needle: String) {
+        let released = state.withLock { state in
+            defer { state.waiters.removeAll { $0.needle == needle } }
+            return state.waiters.filter { $0.needle == needle }.map(\.continuation)
+        }
+        for continuation in released { continuation.resume(returning: nil) }
+    }
+}
