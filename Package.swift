@@ -16,15 +16,22 @@ let package = Package(
         .target(name: "OptionParsing"),
         .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
+        .target(name: "StreamCore", dependencies: ["LocstreamProtocol", "Locking", "Observability"]),
         .executableTarget(
             name: "StreamServer",
-            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
+            dependencies: [
+                "WebSocketTransport", "LocstreamProtocol", "StreamCore", "Locking", "Observability", "OptionParsing",
+            ]
         ),
         .executableTarget(
             name: "Client",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
         ),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "LocstreamProtocol", "Observability"]),
+        .testTarget(
+            name: "ClientTests", dependencies: ["Client", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking"]

@@ -1,1 +1,5 @@
-print("stream-client")
+import Foundation
+
+exit(
+    await StreamClient.run(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,15 +1,22 @@
+import LocstreamProtocol
 import Observability
+import StreamCore
 import WebSocketTransport
 
 /// What the server does with each upgrade, connection and HTTP request: the routes.
 struct LocstreamService: WebSocketServerDelegate {
+    static let streamPath = "/v1/stream"
+
     let settings: ServerSettings
     let metrics: ServerMetrics
     let readiness: Readiness
-    let logger: Logger
+    let environment: StreamSession.Environment
+
+    private var logger: Logger { environment.logger }
 
     func decideUpgrade(_ request: UpgradeRequest) -> UpgradeDecision {
         switch request.path {
+        case Self.streamPath: .accept
         case EchoEndpoint.path where settings.enableEcho: .accept
         default: .reject(status: 404)
         }
@@ -19,16 +26,22 @@ struct LocstreamService: WebSocketServerDelegate {
         metrics.connectionsOpened.increment()
         metrics.connections.add(1)
         defer { metrics.connections.add(-1) }
-        logger.debug(
-            "connection opened",
-            ["conn": connection.id, "peer": connection.request.remoteAddress, "path": connection.request.path])
-        if connection.request.path == EchoEndpoint.path {
+        let request = connection.request
+        logger.debug("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
+        switch request.path {
+        case EchoEndpoint.path:
             await EchoEndpoint.serve(connection, metrics: metrics)
+        default:
+            let session = StreamSession(
+                connectionID: connection.id.description, sink: ConnectionSink(connection: connection),
+                environment: environment)
+            await session.run(connection.messages.map { (bytes: $0.bytes, isBinary: $0.isBinary) })
         }
         logger.debug("connection closed", ["conn": connection.id, "peer_close": connection.peerClose?.code ?? 0])
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let routes = LocationRoutes(environment: environment)
         switch (request.method, request.path) {
         case ("GET", "/healthz"):
             return .json(200, #"{"status":"ok"}"#)
@@ -37,10 +50,16 @@ struct LocstreamService: WebSocketServerDelegate {
                 ? .json(200, #"{"status":"ready"}"#) : .json(503, "{\"status\":\"\(readiness.reason)\"}")
         case ("GET", "/metrics"):
             return .text(200, metrics.registry.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        case (_, "/healthz"), (_, "/readyz"), (_, "/metrics"):
-            return .json(405, #"{"code":"method_not_allowed","message":"use GET"}"#)
+        case ("POST", "/v1/locations"):
+            return await routes.publish(request)
+        case ("GET", let path) where path.hasPrefix(Self.devicesPrefix):
+            return await routes.device(String(path.dropFirst(Self.devicesPrefix.count)))
+        case (_, "/healthz"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/locations"):
+            return .json(405, #"{"code":"method_not_allowed","message":"method not allowed on this path"}"#)
         default:
             return .json(404, #"{"code":"not_found","message":"no such path"}"#)
         }
     }
+
+    private static let devicesPrefix = "/v1/devices/"
 }

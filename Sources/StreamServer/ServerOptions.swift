@@ -9,6 +9,7 @@ struct ServerSettings: Sendable {
     var node = ProcessInfo.processInfo.hostName
     var shutdownTimeoutSeconds = 10
     var enableEcho = false
+    var historySize = 100
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
 
@@ -28,6 +29,7 @@ struct ServerSettings: Sendable {
             "shutdown-timeout", "SECONDS", default: "10", help: "On SIGTERM/SIGINT, how long to flush before exiting."),
         .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
         .flag("enable-echo", help: "Serve /v1/echo, which returns every message unchanged (for conformance tests)."),
+        .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
         .value("log-level", "LEVEL", default: "info", help: "debug, info, warning or error."),
         .value("log-format", "FORMAT", default: "text", help: "text, or json for one JSON object per line."),
     ]
@@ -54,6 +56,7 @@ struct ServerSettings: Sendable {
         if let node = options.string("node") { self.node = node }
         shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
         enableEcho = options.flag("enable-echo")
+        historySize = try options.int("history-size", in: 0...100_000)
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
         transport.logger = Logger(level: logLevel, format: logFormat, component: "transport")

@@ -1,5 +1,6 @@
 import Foundation
 import Observability
+import StreamCore
 import WebSocketTransport
 
 /// One run of the server: start, serve until a signal, drain, exit.
@@ -9,9 +10,19 @@ struct ServerProcess {
     /// Runs the server; returns the exit status.
     func run() async -> Int32 {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
-        let readiness = Readiness()
         let metrics = ServerMetrics()
-        let service = LocstreamService(settings: settings, metrics: metrics, readiness: readiness, logger: logger)
+        let hub = Hub()
+        let broker = LocalBroker(hub: hub, historySize: settings.historySize)
+        let readiness = Readiness { broker.isReachable }
+        metrics.registry.gauge("hub_entries", help: "Subscriber registrations in the hub.") { hub.entryCount }
+        metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
+            broker.isReachable ? 1 : 0
+        }
+        let environment = StreamSession.Environment(
+            node: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
+            logger: logger.named("stream"))
+        let service = LocstreamService(
+            settings: settings, metrics: metrics, readiness: readiness, environment: environment)
         let server = WebSocketServer(configuration: settings.transport, delegate: service)
         let port: Int
         do {

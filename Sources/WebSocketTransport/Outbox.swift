@@ -37,12 +37,13 @@ struct Outbox {
         self.generation = generation
         let before = frames.count
         frames.removeAll { $0.generation != nil }
+        let purged = before - frames.count
         queuedBytes = frames.reduce(0) { $0 + $1.frame.payloadCount }
         if let ack, !isClosed, pendingClose == nil {
             frames.append(QueuedFrame(frame: ack, generation: nil))
             queuedBytes += ack.payloadCount
         }
-        return before - frames.count
+        return purged
     }
 
     /// Asks for a close once what is queued has been written. The first request wins.

@@ -61,7 +61,7 @@ public struct InboundMessages: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator { Iterator(channel: channel) }
 
     /// Iterates the messages; `next()` returns nil at the end or on cancellation.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         let channel: ConnectionChannel
 
         public mutating func next() async -> InboundMessage? {

@@ -1,0 +1,24 @@
+/// The subcommands of `stream-client`, in the order `--help` lists them.
+enum Subcommand: String, CaseIterable, Sendable {
+    case subscribe
+    case publish
+    case simulate
+
+    /// One line for the top-level `--help`.
+    var summary: String {
+        switch self {
+        case .subscribe: "Watch devices or an area and print their locations; switch with stdin commands."
+        case .publish: "Publish one location and wait for the server's ack."
+        case .simulate: "Drive N simulated vehicles around an area and publish their positions."
+        }
+    }
+
+    /// The subcommand's `--help`.
+    var help: String {
+        switch self {
+        case .subscribe: SubscribeSettings.help
+        case .publish: PublishSettings.help
+        case .simulate: SimulateSettings.help
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import LocstreamProtocol
+import WebSocketTransport
+
+/// `stream-client subscribe`: prints a subscription's frames, switches it on stdin commands,
+/// and reconnects and resumes when the connection drops.
+struct SubscribeCommand: Sendable {
+    /// What happened, as seen by the task that runs the whole command.
+    private enum Event: Sendable {
+        case streamEnded
+        case inputEnded
+        case quit
+        case signal(String)
+        case deadline
+    }
+
+    /// What to subscribe to, and where.
+    let settings: SubscribeSettings
+    /// How long to wait between reconnects.
+    var backoff = ReconnectBackoff()
+    private let formatter = FrameFormatter()
+
+    /// A command for `settings`.
+    init(settings: SubscribeSettings) { self.settings = settings }
+
+    /// Runs until `quit`, SIGINT or SIGTERM; returns the exit status.
+    func run() async -> Int32 {
+        let connector: Connector
+        let first: WebSocketConnection
+        do {
+            connector = try await Connector.start(settings.connection)
+        } catch {
+            Console.error("subscribe: \(error)")
+            return ExitStatus.failure
+        }
+        do {
+            first = try await connector.connect()
+        } catch {
+            Console.error("subscribe: cannot connect to \(settings.connection.url): \(error)")
+            await connector.shutdown()
+            return ExitStatus.failure
+        }
+        let request = SubscribeRequest(
+            sub: settings.subID ?? "sub-1", target: settings.target, snapshot: settings.snapshot,
+            minIntervalMs: settings.minIntervalMs, minDistanceMeters: settings.minDistanceMeters)
+        let session = SubscriptionSession(plan: SubscriptionPlan(first: request, subID: settings.subID))
+        await withTaskGroup(of: Event.self) { group in
+            group.addTask {
+                await stream(from: first, connector: connector, session: session)
+                return .streamEnded
+            }
+            group.addTask { await readCommands(session: session) }
+            group.addTask { await TerminationSignals.wait().map(Event.signal) ?? .deadline }
+            var stopping = false
+            while let event = await group.next() {
+                switch event {
+                case .inputEnded:
+                    continue
+                case .quit, .signal:
+                    guard !stopping else { continue }
+                    stopping = true
+                    if session.quit() {
+                        group.addTask {
+                            try? await Task.sleep(for: .seconds(2))
+                            return .deadline
+                        }
+                    } else {
+                        group.cancelAll()
+                    }
+                case .streamEnded, .deadline:
+                    group.cancelAll()
+                }
+            }
+        }
+        await connector.shutdown()
+        return ExitStatus.success
+    }
+
+    /// Reads the server on `first`, then on every reconnection, until the session quits.
+    private func stream(from first: WebSocketConnection, connector: Connector, session: SubscriptionSession) async {
+        var connection = first
+        var attempt = 0
+        var random = SystemRandomNumberGenerator()
+        while true {
+            switch session.attach(connection) {
+            case .quitting:
+                return
+            case .attached(let request) where attempt > 0:
+                let resumed = request.map { request in
+                    let count = request.since.count
+                    return "resubscribed \(request.sub) with since for \(count) device\(count == 1 ? "" : "s")"
+                }
+                Console.error("reconnected; " + (resumed ?? "no subscription to resume"))
+            case .attached:
+                break
+            }
+            let opened = ContinuousClock.now
+            for await message in connection.messages { handle(message, session: session) }
+            session.detach()
+            if session.isQuitting || Task.isCancelled { return }
+            if opened.duration(to: .now) >= .seconds(backoff.stableAfter) { attempt = 0 }
+            var reason = "connection lost" + CloseText.suffix(connection.peerClose?.code)
+            while true {
+                attempt += 1
+                let delay = backoff.delay(attempt: attempt, jitter: Double.random(in: 0...1, using: &random))
+                Console.error("\(reason); reconnecting in \(String(format: "%.1f", delay))s (attempt \(attempt))")
+                try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                if session.isQuitting || Task.isCancelled { return }
+                do {
+                    connection = try await connector.connect()
+                    break
+                } catch {
+                    if session.isQuitting || Task.isCancelled { return }
+                    reason = "reconnect failed: \(error)"
+                }
+            }
+        }
+    }
+
+    /// Prints one frame (raw with `--json`, else as a readable line) and tracks its seq.
+    private func handle(_ message: InboundMessage, session: SubscriptionSession) {
+        if settings.json { Console.out(message.text) }
+        let decoded: ServerMessage
+        do {
+            decoded = try ServerMessage.decode(message.bytes)
+        } catch {
+            // Ops added to the protocol later are skipped, as PROTOCOL.md allows extensions.
+            if error.code != .unknownOp || settings.connection.verbose {
+                Console.error("unreadable frame (\(error)): \(message.text.prefix(200))")
+            }
+            return
+        }
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        switch decoded {
+        case .loc(let sub, let location):
+            let previous = session.record(sub: sub, location: location)
+            if !settings.json {
+                Console.out(formatter.location(location, sub: sub, nowMs: now, previousSeq: previous))
+            }
+        case .error(let error):
+            Console.error(FrameFormatter.error(error))
+            if error.failedOp == "subscribe", let running = session.refused() {
+                Console.error("still subscribed as \(running.sub)")
+            }
+        case .subscribed(let sub, _, _):
+            session.confirmed(sub: sub)
+            if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+        case .welcome:
+            if settings.connection.verbose { Console.error(formatter.line(for: decoded, nowMs: now)) }
+        default:
+            if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+        }
+    }
+
+    /// Applies stdin commands until `quit` (returns `.quit`) or the end of input (`.inputEnded`).
+    private func readCommands(session: SubscriptionSession) async -> Event {
+        for await line in StandardInputLines.stream() {
+            let command: StdinCommand?
+            do {
+                command = try StdinCommand.parse(line)
+            } catch {
+                Console.error(error.description)
+                continue
+            }
+            switch command {
+            case nil:
+                continue
+            case .quit:
+                return .quit
+            case .help:
+                Console.error(StdinCommand.usage)
+            case .subscribe, .unsubscribe:
+                if let command, !session.apply(command).sent {
+                    Console.error("not connected: the change is sent when the connection is back")
+                }
+            }
+        }
+        return .inputEnded
+    }
+}

@@ -1,0 +1,49 @@
+import LocstreamProtocol
+
+/// Where publications meet: it orders each device's updates (assigning `seq`), keeps
+/// last-known positions and a bounded history, and hands every publication to the
+/// local hub. The embedded `LocalBroker` is the default; a Redis broker shares all of
+/// this between nodes.
+public protocol Broker: Sendable {
+    /// Assigns each location the next `seq` of its device, stores it as the last known
+    /// position and in history, and delivers it to local subscribers. All or nothing.
+    func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation]
+
+    /// The last known position of each of `devices` that has one, in the given order.
+    func lastKnown(_ devices: [String]) async throws(BrokerError) -> [EncodedLocation]
+
+    /// The updates of `device` after `seq`, oldest first, as far back as history
+    /// reaches, and the device's current seq (0 when it never published).
+    func replay(_ device: String, after seq: UInt64) async throws(BrokerError) -> Replay
+
+    /// This node starts (`true`) or stops (`false`) having local subscribers of `device`.
+    /// A broker that shares publications between nodes subscribes upstream on the first
+    /// and drops it on the last; the local broker needs nothing.
+    func setInterest(in device: String, _ interested: Bool)
+
+    /// Whether the broker can serve requests now (`/readyz`, `broker_up`).
+    var isReachable: Bool { get }
+}
+
+/// What history holds for one device after a given seq.
+public struct Replay: Sendable {
+    /// The updates, oldest first.
+    public var updates: [EncodedLocation]
+    /// The device's newest seq (0 if it never published).
+    public var latestSeq: UInt64
+
+    /// A replay of `updates` for a device whose newest seq is `latestSeq`.
+    public init(updates: [EncodedLocation], latestSeq: UInt64) {
+        self.updates = updates
+        self.latestSeq = latestSeq
+    }
+}
+
+/// A broker operation failed; the message is for the client (`internal`) and the log.
+public struct BrokerError: Error, Equatable, CustomStringConvertible {
+    /// What went wrong, in words.
+    public var description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}

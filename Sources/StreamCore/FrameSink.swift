@@ -1,0 +1,25 @@
+/// Where a connection's frames go: the small surface the domain needs from a
+/// connection, so that scopes and sessions can be tested without a socket.
+///
+/// Data frames carry a subscription *generation*. The sink accepts one only while its
+/// generation is current, checked under the sink's own lock; `advance` makes a new
+/// generation current, purges queued frames of older ones and queues the
+/// acknowledgement, all at once. That is what makes a stale frame after a switch
+/// impossible, not merely unlikely.
+public protocol FrameSink: Sendable {
+    /// Queues a control frame (a reply, an error). False once the connection is closing.
+    @discardableResult
+    func sendControl(_ frame: [UInt8]) -> Bool
+
+    /// Queues the data frame `head + body` of `generation`. False when the generation
+    /// is stale or the connection is closing: the sender should stop.
+    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool
+
+    /// Makes `generation` current, drops queued data frames of older generations, then
+    /// queues `ack`. Returns the number of frames dropped.
+    @discardableResult
+    func advance(to generation: UInt64, ack: [UInt8]) -> Int
+
+    /// Closes the connection with `code` once what is queued is written.
+    func close(code: UInt16, reason: String)
+}

@@ -1,0 +1,101 @@
+import Locking
+import LocstreamProtocol
+
+/// The async stream of locations one subscription task iterates.
+///
+/// The hub pushes into it from the publishing thread; the task takes everything that
+/// is ready in one `next()` (a batch), so a busy subscriber pays one wake-up for many
+/// frames. It is bounded: past `capacity` queued updates it conflates, dropping the
+/// oldest queued update of the same device (or the oldest of all), and counts that.
+public final class LocationStream: AsyncSequence, Sendable {
+    public typealias Element = [EncodedLocation]
+
+    private struct State {
+        var buffer: [EncodedLocation] = []
+        var waiter: CheckedContinuation<[EncodedLocation]?, Never>?
+        var isFinished = false
+    }
+
+    private let state = Locked(State())
+    private let capacity: Int
+    private let onConflate: @Sendable (Int) -> Void
+
+    /// A stream holding at most `capacity` queued updates; `onConflate` hears how many
+    /// were dropped to stay within it.
+    public init(capacity: Int = 1024, onConflate: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.capacity = Swift.max(capacity, 1)
+        self.onConflate = onConflate
+    }
+
+    /// Adds an update; wakes the task if it is waiting.
+    func push(_ update: EncodedLocation) {
+        let (waiter, dropped) = state.withLock { state -> (CheckedContinuation<[EncodedLocation]?, Never>?, Int) in
+            guard !state.isFinished else { return (nil, 0) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (waiter, 0)
+            }
+            var dropped = 0
+            if state.buffer.count >= capacity {
+                let device = update.location.device
+                let index = state.buffer.firstIndex { $0.location.device == device } ?? 0
+                state.buffer.remove(at: index)
+                dropped = 1
+            }
+            state.buffer.append(update)
+            return (nil, dropped)
+        }
+        waiter?.resume(returning: [update])
+        if dropped > 0 { onConflate(dropped) }
+    }
+
+    /// Ends the stream: the task's next `next()` returns nil.
+    func finish() {
+        let waiter = state.withLock { state in
+            state.isFinished = true
+            state.buffer = []
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(stream: self) }
+
+    /// Yields every ready update as one batch; nil at the end or on cancellation.
+    public struct Iterator: AsyncIteratorProtocol {
+        let stream: LocationStream
+
+        public mutating func next() async -> [EncodedLocation]? {
+            await stream.nextBatch()
+        }
+    }
+
+    private func nextBatch() async -> [EncodedLocation]? {
+        if let ready = take(orWait: nil) { return ready }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if let ready = take(orWait: continuation) { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+
+    /// The ready batch (`.some`), the end (`.some(nil)`), or nil after installing `waiter`.
+    private func take(orWait waiter: CheckedContinuation<[EncodedLocation]?, Never>?) -> [EncodedLocation]?? {
+        state.withLock { state in
+            if !state.buffer.isEmpty {
+                defer { state.buffer = [] }
+                return .some(state.buffer)
+            }
+            if state.isFinished || Task.isCancelled { return .some(nil) }
+            if let waiter { state.waiter = waiter }
+            return nil
+        }
+    }
+}

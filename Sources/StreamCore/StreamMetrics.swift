@@ -1,0 +1,38 @@
+import LocstreamProtocol
+import Observability
+
+/// The metrics the stream domain keeps (PROTOCOL.md's required set, and a few more).
+public struct StreamMetrics: Sendable {
+    /// Live subscription tasks.
+    public let subscriptions: Gauge
+    /// Data frames queued to clients.
+    public let framesSent: Counter
+    /// Frames dropped, by reason: `conflated`, `purged_on_switch`, `slow_consumer_closed`.
+    public let framesDropped: LabeledCounter
+    /// Locations published.
+    public let published: Counter
+    /// Subscribes that replaced a running subscription.
+    public let switches: Counter
+    /// Error frames sent, by code.
+    public let errors: LabeledCounter
+
+    /// Registers the metrics in `registry`.
+    public init(registry: MetricsRegistry) {
+        subscriptions = registry.gauge("subscriptions", help: "Live subscription tasks.")
+        framesSent = registry.counter("frames_sent_total", help: "Location frames queued to clients.")
+        framesDropped = registry.counter(
+            "frames_dropped_total", help: "Frames dropped before reaching a client.", label: "reason",
+            values: ["conflated", "purged_on_switch", "slow_consumer_closed"])
+        published = registry.counter("publish_total", help: "Locations published.")
+        switches = registry.counter(
+            "subscription_switches_total", help: "Subscribes that replaced a running subscription.")
+        errors = registry.counter(
+            "errors_total", help: "Error frames and responses, by code.", label: "code",
+            values: ErrorCode.allCases.map(\.rawValue))
+    }
+
+    /// Counts one error of `code`.
+    public func count(_ code: ErrorCode) {
+        errors[code.rawValue]?.increment()
+    }
+}

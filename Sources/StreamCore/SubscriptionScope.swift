@@ -1,0 +1,134 @@
+import LocstreamProtocol
+
+/// One connection's subscription, with the semantics of SwiftUI's `.task(id:)`.
+///
+/// `subscribed.restarted` is true when the subscribe replaced a running subscription,
+/// and false for a first subscription (nothing was running) or the same-id no-op.
+///
+/// The connection is the view identity, the subscription's `sub` is the id, and the
+/// subscription is one task iterating a `LocationStream`. A `subscribe` with a new
+/// `sub` prepares the new subscription, then cancels the running task, then makes the
+/// new generation current on the sink (purging every queued frame of the old one and
+/// queueing `subscribed` in the same critical section), and only then starts the new
+/// task. The same `sub` with the same target is a no-op; with another target it is
+/// `sub_id_reused`. Ending the scope cancels the task and releases its hub entries.
+///
+/// A scope is driven by its connection's task alone, one message at a time.
+public final class SubscriptionScope {
+    private struct Running {
+        let request: SubscribeRequest
+        let devices: [String]
+        let stream: LocationStream
+        let task: Task<Void, Never>
+    }
+
+    private let sink: any FrameSink
+    private let hub: Hub
+    private let broker: any Broker
+    private let metrics: StreamMetrics
+    private var running: Running?
+    private var generation: UInt64 = 0
+
+    /// A scope writing to `sink`, subscribing through `hub` and reading from `broker`.
+    public init(sink: any FrameSink, hub: Hub, broker: any Broker, metrics: StreamMetrics) {
+        self.sink = sink
+        self.hub = hub
+        self.broker = broker
+        self.metrics = metrics
+    }
+
+    /// The running subscription's id, if any.
+    public var currentSub: String? { running?.request.sub }
+
+    /// Starts or switches the subscription. Validation comes first: a refused subscribe
+    /// leaves the running one untouched.
+    public func subscribe(_ request: SubscribeRequest) async throws(ProtocolError) {
+        if let running, running.request.sub == request.sub {
+            guard running.request.target == request.target else {
+                throw ProtocolError(
+                    .subIdReused, "sub '\(request.sub)' is already in use with another target; choose a new sub id",
+                    failedOp: "subscribe")
+            }
+            sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())
+            return
+        }
+        guard case .devices(let devices) = request.target else {
+            throw ProtocolError(.badRequest, "area subscriptions are not supported yet", failedOp: "subscribe")
+        }
+        let stream = LocationStream { [metrics] in metrics.framesDropped["conflated"]?.increment(by: $0) }
+        hub.register(stream, for: devices)
+        let opening: Opening
+        do {
+            opening = try await Opening.read(request, devices: devices, from: broker)
+        } catch {
+            hub.unregister(stream, from: devices)
+            throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
+        }
+        let replaced = stopRunning()
+        if replaced { metrics.switches.increment() }
+        generation += 1
+        let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: opening.frames.count)
+        let purged = sink.advance(to: generation, ack: ack.encoded())
+        if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
+        let prefix = LocationFrame.prefix(sub: request.sub)
+        let sent = opening.frames.prefix { sink.send(head: prefix, body: $0.body, generation: generation) }.count
+        metrics.framesSent.increment(by: sent)
+        let task = Self.deliver(
+            stream, to: sink, prefix: prefix, generation: generation, alreadySent: opening.lastSent, metrics: metrics)
+        running = Running(request: request, devices: devices, stream: stream, task: task)
+        metrics.subscriptions.add(1)
+    }
+
+    /// Ends the running subscription and acknowledges with `unsubscribed`.
+    public func unsubscribe() throws(ProtocolError) {
+        guard let sub = running?.request.sub else {
+            throw ProtocolError(.notSubscribed, "there is no subscription to stop", failedOp: "unsubscribe")
+        }
+        stopRunning()
+        generation += 1
+        let purged = sink.advance(to: generation, ack: ServerMessage.unsubscribed(sub: sub).encoded())
+        if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
+    }
+
+    /// The connection is gone: cancel the task and release what it held.
+    public func end() {
+        stopRunning()
+    }
+
+    /// Cancels the running task (first), then releases its hub entries and stream.
+    @discardableResult
+    private func stopRunning() -> Bool {
+        guard let running else { return false }
+        running.task.cancel()
+        hub.unregister(running.stream, from: running.devices)
+        running.stream.finish()
+        self.running = nil
+        metrics.subscriptions.add(-1)
+        return true
+    }
+
+    /// The subscription task: iterate the stream, skip what the opening already sent,
+    /// and write each frame under this subscription's generation. It re-checks
+    /// cancellation after every await, and the sink refuses its frames the moment a
+    /// newer generation is current.
+    private static func deliver(
+        _ stream: LocationStream, to sink: any FrameSink, prefix: [UInt8], generation: UInt64,
+        alreadySent: [String: UInt64], metrics: StreamMetrics
+    ) -> Task<Void, Never> {
+        Task {
+            var lastSent = alreadySent
+            for await batch in stream {
+                guard !Task.isCancelled else { return }
+                var sent = 0
+                for update in batch {
+                    let location = update.location
+                    guard location.seq > lastSent[location.device, default: 0] else { continue }
+                    guard sink.send(head: prefix, body: update.body, generation: generation) else { return }
+                    lastSent[location.device] = location.seq
+                    sent += 1
+                }
+                metrics.framesSent.increment(by: sent)
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import StreamCore
+import WebSocketTransport
+
+/// A WebSocket connection as the stream domain sees it: a `FrameSink` whose
+/// generation check and purge happen under the connection's outbox lock.
+struct ConnectionSink: FrameSink {
+    let connection: WebSocketConnection
+
+    func sendControl(_ frame: [UInt8]) -> Bool {
+        connection.send(OutboundFrame(body: frame))
+    }
+
+    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool {
+        (try? connection.send(OutboundFrame(head: head, body: body), generation: generation)) != nil
+    }
+
+    func advance(to generation: UInt64, ack: [UInt8]) -> Int {
+        connection.advance(to: generation, ack: OutboundFrame(body: ack))
+    }
+
+    func close(code: UInt16, reason: String) {
+        connection.close(code: code, reason: reason)
+    }
+}

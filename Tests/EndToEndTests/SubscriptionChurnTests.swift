@@ -1,0 +1,101 @@
+import Foundation
+import LocstreamProtocol
+import Testing
+import WebSocketTransport
+
+extension EndToEnd {
+    /// The scope's promise under load: after `subscribed{sub:B}`, no frame of any other
+    /// sub ever arrives; and resources return to zero when clients leave.
+    @Suite("subscription churn and cleanup")
+    struct SubscriptionChurnTests {
+        @Test("subscribers switching quickly during a publish flood never see a stale frame")
+        func churnHasNoStaleFrames() async throws {
+            let server = try await ServerHarness()
+            let client = try await WebSocketClient.start()
+            let url = server.url("/v1/stream")
+            let devices = (0..<20).map { "veh-\($0)" }
+            let publisher = try await StreamTestClient(client, url: url)
+            let flood = Task {
+                var round = 0
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !Task.isCancelled, ContinuousClock.now < deadline {
+                    publisher.send(.publish(devices.map { testLocation($0, lat: Double(round % 90)) }, ack: false))
+                    round += 1
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+            }
+            let results = try await withThrowingTaskGroup(of: (stale: Int, delivered: Int).self) { group in
+                for viewerIndex in 0..<20 {
+                    group.addTask {
+                        let viewer = try await StreamTestClient(client, url: url)
+                        var stale = 0
+                        var delivered = 0
+                        for switchIndex in 0..<60 {
+                            let sub = "v\(viewerIndex)-s\(switchIndex)"
+                            let watched = Array(devices.shuffled().prefix(5))
+                            viewer.send(subscribe(sub, watched, snapshot: switchIndex % 2 == 0))
+                            var acked = false
+                            var afterAck = 0
+                            while afterAck < 8, let frame = await viewer.next(within: .seconds(5)) {
+                                switch frame {
+                                case .subscribed(let ackSub, _, _): acked = acked || ackSub == sub
+                                case .loc(let frameSub, let location) where acked:
+                                    afterAck += 1
+                                    if frameSub != sub || !watched.contains(location.device) {
+                                        stale += 1
+                                    } else {
+                                        delivered += 1
+                                    }
+                                default: break
+                                }
+                            }
+                        }
+                        viewer.connection.close(code: 1000)
+                        return (stale, delivered)
+                    }
+                }
+                return try await group.reduce(into: [(stale: Int, delivered: Int)]()) { $0.append($1) }
+            }
+            flood.cancel()
+            #expect(results.map(\.stale).reduce(0, +) == 0, "stale frames after the ack")
+            #expect(results.allSatisfy { $0.delivered > 0 }, "every viewer's new subscriptions deliver")
+            await client.shutdown()
+        }
+
+        @Test("after every client closes, connections, subscriptions and hub_entries return to 0")
+        func gaugesReturnToZero() async throws {
+            let server = try await ServerHarness()
+            let client = try await WebSocketClient.start()
+            var viewers: [StreamTestClient] = []
+            for index in 0..<30 {
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                viewer.send(subscribe("s\(index)", ["a", "b", "c-\(index)"]))
+                _ = await viewer.next()
+                viewers.append(viewer)
+            }
+            let busy = try metrics(server)
+            #expect(busy["locstream_connections"] == 30 && busy["locstream_subscriptions"] == 30)
+            #expect(busy["locstream_hub_entries"] == 90)
+            for viewer in viewers { viewer.connection.close(code: 1000) }
+            var idle = try metrics(server)
+            for _ in 0..<200 where idle["locstream_connections"] != 0 || idle["locstream_hub_entries"] != 0 {
+                try await Task.sleep(for: .milliseconds(25))
+                idle = try metrics(server)
+            }
+            #expect(idle["locstream_connections"] == 0)
+            #expect(idle["locstream_subscriptions"] == 0)
+            #expect(idle["locstream_hub_entries"] == 0)
+            await client.shutdown()
+        }
+
+        private func metrics(_ server: ServerHarness) throws -> [String: Int] {
+            let body = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+            var values: [String: Int] = [:]
+            for line in body.split(separator: "\n") where !line.hasPrefix("#") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+            }
+            return values
+        }
+    }
+}

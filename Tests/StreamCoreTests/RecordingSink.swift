@@ -1,0 +1,59 @@
+import Foundation
+import Locking
+import LocstreamProtocol
+import StreamCore
+
+/// A `FrameSink` for tests: it keeps the frames it accepts, in order, and applies the
+/// same generation rule as the real outbox (stale data frames are refused; `advance`
+/// purges queued data frames of older generations before queueing the ack).
+final class RecordingSink: FrameSink {
+    private struct State {
+        var generation: UInt64 = 0
+        var frames: [(generation: UInt64?, bytes: [UInt8])] = []
+        var closed: (UInt16, String)?
+    }
+
+    private let state = Locked(State())
+
+    func sendControl(_ frame: [UInt8]) -> Bool {
+        state.withLock { $0.frames.append((nil, frame)) }
+        return true
+    }
+
+    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool {
+        state.withLock { state in
+            guard generation == state.generation else { return false }
+            state.frames.append((generation, head + body))
+            return true
+        }
+    }
+
+    func advance(to generation: UInt64, ack: [UInt8]) -> Int {
+        state.withLock { state in
+            state.generation = generation
+            let before = state.frames.count
+            state.frames.removeAll { $0.generation.map { $0 != generation } ?? false }
+            defer { state.frames.append((nil, ack)) }
+            return before - state.frames.count
+        }
+    }
+
+    func close(code: UInt16, reason: String) {
+        state.withLock { $0.closed = (code, reason) }
+    }
+
+    /// Every accepted frame, decoded.
+    var messages: [ServerMessage] {
+        state.withLock { $0.frames }.compactMap { try? ServerMessage.decode($0.bytes) }
+    }
+
+    /// Waits (up to 5 s) until `condition` holds for the frames; returns whether it did.
+    func wait(until condition: ([ServerMessage]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if condition(messages) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(messages)
+    }
+}

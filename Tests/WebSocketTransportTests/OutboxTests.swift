@@ -1,0 +1,93 @@
+import Testing
+
+@testable import WebSocketTransport
+
+/// The outbox's generation rule, which makes a stale frame after a switch impossible.
+@Suite("outbox")
+struct OutboxTests {
+    private func frame(_ text: String) -> OutboundFrame { OutboundFrame(text: text) }
+
+    @Test("data frames of a stale generation are refused; control frames always pass")
+    func staleRefused() throws {
+        var outbox = Outbox()
+        try outbox.append(frame("a"), generation: 0)
+        _ = outbox.advance(to: 1, ack: frame("ack"))
+        #expect(throws: SendRefusal.staleGeneration) { try outbox.append(frame("old"), generation: 0) }
+        try outbox.append(frame("ctl"), generation: nil)
+        try outbox.append(frame("new"), generation: 1)
+        #expect(outbox.takeBatch(byteBudget: 1 << 20).map(\.body) == ["ack", "ctl", "new"].map { Array($0.utf8) })
+    }
+
+    @Test("advance purges queued data frames of older generations, keeps control frames, then queues the ack")
+    func advancePurges() throws {
+        var outbox = Outbox()
+        try outbox.append(frame("d1"), generation: 0)
+        try outbox.append(frame("c1"), generation: nil)
+        try outbox.append(frame("d2"), generation: 0)
+        #expect(outbox.advance(to: 1, ack: frame("ack")) == 2)
+        #expect(outbox.queuedBytes == 5)
+        #expect(outbox.takeBatch(byteBudget: 1 << 20).map(\.body) == ["c1", "ack"].map { Array($0.utf8) })
+    }
+
+    @Test("batches respect the byte budget but always take at least one frame")
+    func batching() throws {
+        var outbox = Outbox()
+        for index in 0..<10 {
+            try outbox.append(OutboundFrame(body: Array(repeating: UInt8(index), count: 100)), generation: nil)
+        }
+        #expect(outbox.takeBatch(byteBudget: 250).count == 2)
+        #expect(outbox.takeBatch(byteBudget: 0).count == 1)
+        #expect(outbox.takeBatch(byteBudget: 1 << 20).count == 7)
+        #expect(outbox.queuedBytes == 0)
+    }
+
+    @Test("a close request refuses further frames; close drops what was queued")
+    func closing() throws {
+        var outbox = Outbox()
+        try outbox.append(frame("x"), generation: nil)
+        outbox.requestClose(CloseRequest(code: 1001))
+        #expect(throws: SendRefusal.closed) { try outbox.append(frame("y"), generation: nil) }
+        #expect(outbox.pendingClose?.code == 1001)
+        #expect(outbox.close() == 1)
+        #expect(outbox.queuedBytes == 0)
+    }
+}
+
+/// Hand framing of the cork: headers for every payload length form.
+@Suite("frame encoder")
+struct FrameEncoderTests {
+    @Test("7-bit, 16-bit and 64-bit length forms", arguments: [0, 125, 126, 65535, 65536, 70000])
+    func lengths(count: Int) {
+        let frame = OutboundFrame(opcode: .text, head: [0x7B], body: Array(repeating: 0x61, count: max(count - 1, 0)))
+        let size = FrameEncoder.wireCount(of: frame)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        defer { buffer.deallocate() }
+        #expect(FrameEncoder.write(frame, into: buffer, at: 0) == size)
+        let bytes = Array(buffer)
+        #expect(bytes[0] == 0x81)
+        let payload = frame.payloadCount
+        switch payload {
+        case ..<126: #expect(Int(bytes[1]) == payload && size == payload + 2)
+        case ...0xFFFF: #expect(bytes[1] == 126 && Int(bytes[2]) << 8 | Int(bytes[3]) == payload)
+        default: #expect(bytes[1] == 127 && bytes[2..<10].reduce(0) { $0 << 8 | Int($1) } == payload)
+        }
+        if payload > 0 { #expect(bytes[size - payload] == 0x7B) }
+    }
+}
+
+/// Joining lws's chunks into messages, with the size limit.
+@Suite("message assembler")
+struct MessageAssemblerTests {
+    @Test("chunks join into one message; the limit is inclusive; over it is tooLarge")
+    func assembly() {
+        var assembler = MessageAssembler(limit: 6)
+        let outcome1 = [UInt8]("abc".utf8).withUnsafeBytes { assembler.append($0, isFinal: false, isBinary: true) }
+        #expect(outcome1 == .partial)
+        let outcome2 = [UInt8]("def".utf8).withUnsafeBytes { assembler.append($0, isFinal: true, isBinary: false) }
+        #expect(outcome2 == .complete(InboundMessage(bytes: Array("abcdef".utf8), isBinary: true)))
+        let over = [UInt8]("1234567".utf8).withUnsafeBytes { assembler.append($0, isFinal: true, isBinary: false) }
+        #expect(over == .tooLarge)
+        let empty = [UInt8]().withUnsafeBytes { assembler.append($0, isFinal: true, isBinary: false) }
+        #expect(empty == .complete(InboundMessage(bytes: [])))
+    }
+}
