@@ -33,7 +33,10 @@ final class ContextMemory {
         let table = allocate(lws_protocols.self, count: 2)
         table[0].name = string(name)
         table[0].callback = callback
-        table[0].rx_buffer_size = 0
+        // lws allocates this receive buffer for every connection; the default (4 KiB)
+        // would be most of an idle connection's memory. Larger messages still arrive,
+        // in 1 KiB chunks that `MessageAssembler` joins.
+        table[0].rx_buffer_size = 1024
         return UnsafePointer(table)
     }
 

@@ -70,7 +70,7 @@ final class ServerHarness {
     enum HarnessError: Error { case didNotStart(String) }
 }
 
-/// A child process's stderr, collected line by line, with a way to wait for a line.
+/// A child process's output, collected line by line, with a way to wait for a line.
 final class ProcessOutput: Sendable {
     private struct State {
         var text = ""
@@ -82,10 +82,15 @@ final class ProcessOutput: Sendable {
     private let state = Locked(State())
 
     /// Starts collecting the stderr of `process` (before it runs).
-    init(capturing process: Process) {
+    convenience init(capturing process: Process) {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
+        self.init(reading: pipe)
+    }
+
+    /// Starts collecting what is written to `pipe`.
+    init(reading pipe: Pipe) {
         pipe.fileHandleForReading.readabilityHandler = { [state] handle in
             let data = handle.availableData
             let ready = state.withLock { state -> [(CheckedContinuation<String?, Never>, String?)] in

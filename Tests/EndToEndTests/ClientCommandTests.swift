@@ -1,0 +1,112 @@
+import Foundation
+import LocstreamProtocol
+import Testing
+
+extension EndToEnd {
+    /// `stream-client` against the real server: what a newcomer types first.
+    @Suite("stream-client against the real server")
+    struct ClientCommandTests {
+        private var client: URL { ServerHarness.binDirectory.appendingPathComponent("stream-client") }
+
+        @Test("publish acks; subscribe prints readable lines, and --json prints one valid JSON frame per line")
+        func publishAndSubscribe() async throws {
+            let server = try await ServerHarness()
+            let url = server.url("/v1/stream")
+            let published = try CommandResult.run(
+                client, ["publish", url, "--device", "veh-1", "--lat", "52.52", "--lon", "13.405", "--speed", "8.5"])
+            #expect(published.status == 0)
+
+            let readable = try ClientProcess(["subscribe", url, "--devices", "veh-1"])
+            let line = await readable.stdout.firstLine(containing: "veh-1", within: .seconds(10))
+            #expect(line?.contains("52.52") == true && line?.contains("seq 1") == true)
+            readable.signal(SIGINT)
+            #expect(await readable.exitStatus(within: .seconds(10)) == 0)
+
+            let json = try ClientProcess(["subscribe", url, "--devices", "veh-1", "--json"])
+            _ = await json.stdout.firstLine(containing: "\"op\":\"loc\"", within: .seconds(10))
+            for text in json.stdout.text.split(separator: "\n") {
+                #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any], "\(text)")
+            }
+            json.type("quit")
+            #expect(await json.exitStatus(within: .seconds(10)) == 0)
+        }
+
+        @Test("stdin switches the subscription in place")
+        func interactiveSwitch() async throws {
+            let server = try await ServerHarness()
+            let url = server.url("/v1/stream")
+            for device in ["veh-1", "veh-2"] {
+                let result = try CommandResult.run(
+                    client, ["publish", url, "--device", device, "--lat", "1", "--lon", "2"])
+                #expect(result.status == 0)
+            }
+            let viewer = try ClientProcess(["subscribe", url, "--devices", "veh-1", "--json"])
+            #expect(await viewer.stdout.firstLine(containing: "\"device\":\"veh-1\"", within: .seconds(10)) != nil)
+            viewer.type("sub veh-2")
+            let switched = await viewer.stdout.firstLine(containing: "\"device\":\"veh-2\"", within: .seconds(10))
+            #expect(switched != nil)
+            let lines = viewer.stdout.text.split(separator: "\n")
+            let ack = lines.lastIndex { $0.contains("\"op\":\"subscribed\"") } ?? lines.endIndex
+            #expect(lines[ack...].allSatisfy { !$0.contains("\"device\":\"veh-1\"") })
+            viewer.type("quit")
+            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+        }
+
+        @Test("simulate publishes moving devices for a bounded time")
+        func simulate() async throws {
+            let server = try await ServerHarness()
+            let url = server.url("/v1/stream")
+            let result = try CommandResult.run(
+                client, ["simulate", url, "--devices", "20", "--rate", "5", "--duration", "2", "--seed", "7"])
+            #expect(result.status == 0)
+            let device = try RawHTTPResponse.fetch(port: server.port, path: "/v1/devices/sim-1")
+            #expect(device.status == 200)
+            let json = try JSONSerialization.jsonObject(with: Data(device.body.utf8)) as? [String: Any]
+            #expect((json?["seq"] as? Int ?? 0) >= 5)
+        }
+
+        @Test("subscribe reconnects after a server restart and resumes with since, without duplicates")
+        func reconnectResumes() async throws {
+            var server = try await ServerHarness()
+            let port = server.port
+            let url = server.url("/v1/stream")
+            let viewer = try ClientProcess(["subscribe", url, "--devices", "veh-1", "--json"])
+            for _ in 0..<3 {
+                let result = try CommandResult.run(
+                    client, ["publish", url, "--device", "veh-1", "--lat", "1", "--lon", "2"])
+                #expect(result.status == 0)
+            }
+            #expect(await viewer.stdout.firstLine(containing: "\"seq\":3", within: .seconds(10)) != nil)
+            #expect(await server.stop() == 0)
+            server = try await ServerHarness(["--port", "\(port)"])
+            #expect(await viewer.stderr.firstLine(containing: "since", within: .seconds(20)) != nil)
+            for _ in 0..<2 {
+                let result = try CommandResult.run(
+                    client, ["publish", url, "--device", "veh-1", "--lat", "3", "--lon", "4"])
+                #expect(result.status == 0)
+            }
+            #expect(await viewer.stdout.firstLine(containing: "\"lat\":3", within: .seconds(10)) != nil)
+            let seqs = viewer.stdout.text.split(separator: "\n").compactMap { line -> String? in
+                guard line.contains("\"op\":\"loc\""),
+                    let range = line.range(of: #""seq":\d+"#, options: .regularExpression)
+                else { return nil }
+                return "\(line.contains("\"lat\":3") ? "new" : "old")-\(line[range])"
+            }
+            #expect(Set(seqs).count == seqs.count, "no duplicate frames: \(seqs)")
+            viewer.type("quit")
+            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+        }
+
+        @Test(
+            "usage errors exit 2 with a message",
+            arguments: [
+                ["subscribe"], ["publish", "ws://127.0.0.1:1/v1/stream"], ["bogus"],
+                ["subscribe", "ws://127.0.0.1:1", "--devices", "a/b"],
+            ])
+        func usageErrors(arguments: [String]) throws {
+            let result = try CommandResult.run(client, arguments)
+            #expect(result.status == 2)
+            #expect(!result.stderr.isEmpty)
+        }
+    }
+}

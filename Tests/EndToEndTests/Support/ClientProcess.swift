@@ -1,0 +1,47 @@
+import Foundation
+
+/// A running `stream-client` with its stdin, stdout and stderr in hand.
+final class ClientProcess {
+    private let process = Process()
+    private let input = Pipe()
+    /// What it prints on stdout.
+    let stdout: ProcessOutput
+    /// What it prints on stderr.
+    let stderr: ProcessOutput
+
+    /// Starts `stream-client` with `arguments`.
+    init(_ arguments: [String]) throws {
+        process.executableURL = ServerHarness.binDirectory.appendingPathComponent("stream-client")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        stdout = ProcessOutput(reading: out)
+        stderr = ProcessOutput(reading: err)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Writes one line to its stdin.
+    func type(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits up to `timeout` for it to exit; returns the status, or nil if it is still running.
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Sends `signal`.
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+}
