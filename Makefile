@@ -45,12 +45,16 @@ tsan: deps
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" \
 	  swift test --skip-build --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
 
-## Tests with llvm-cov coverage; prints the summary for Sources/.
+## Tests with llvm-cov coverage (the servers the tests start count too); prints a
+## per-module line coverage of Sources/.
 coverage: deps
 	swift test --enable-code-coverage $(SWIFT_FLAGS)
-	llvm-cov report "$$(swift build --show-bin-path)/locstreamPackageTests.xctest" \
-	  -instr-profile "$$(swift test --show-codecov-path | sed 's/json$$/profdata/')" \
-	  -ignore-filename-regex='(\.build|Tests)/' 2>/dev/null | tail -n 1
+	bin=$$(swift build --show-bin-path); \
+	find "$$bin/codecov" -name '*.profraw' -print0 | xargs -0 llvm-profdata merge -sparse -o "$$bin/codecov/all.profdata"; \
+	llvm-cov report "$$bin/locstreamPackageTests.xctest" -object "$$bin/stream-server" -object "$$bin/stream-client" \
+	  -instr-profile "$$bin/codecov/all.profdata" -ignore-filename-regex='(\.build|Tests)/' 2>/dev/null \
+	| awk 'NR>2 && NF>10 && $$1 != "TOTAL" {split($$1,p,"/"); n[p[1]]+=$$8; m[p[1]]+=$$9} \
+	       $$1 == "TOTAL" {t=$$10} END {for (k in n) printf "%-20s %6d lines %5.1f%%\n", k, n[k], 100*(n[k]-m[k])/n[k]; print "total line coverage " t}'
 
 clean:
 	rm -rf .build .build-tsan
