@@ -1,3 +1,16 @@
+/// What became of a data frame handed to a `FrameSink`.
+public enum SinkOutcome: Sendable, Equatable {
+    /// Queued for writing.
+    case queued
+    /// Queued, replacing an older queued frame of the same device (slow peer).
+    case conflated
+    /// Refused: the generation is stale or the connection is closing. Stop sending.
+    case stopped
+    /// Refused: the peer is too slow and the connection is closing with 4008;
+    /// `dropped` queued frames were discarded. Stop sending.
+    case slowConsumerClosed(dropped: Int)
+}
+
 /// Where a connection's frames go: the small surface the domain needs from a
 /// connection, so that scopes and sessions can be tested without a socket.
 ///
@@ -11,9 +24,9 @@ public protocol FrameSink: Sendable {
     @discardableResult
     func sendControl(_ frame: [UInt8]) -> Bool
 
-    /// Queues the data frame `head + body` of `generation`. False when the generation
-    /// is stale or the connection is closing: the sender should stop.
-    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool
+    /// Queues the data frame `head + body` of `generation`; `key` (the device) lets a
+    /// newer frame replace a queued older one when the peer is slow.
+    func send(head: [UInt8], body: [UInt8], key: String, generation: UInt64) -> SinkOutcome
 
     /// Makes `generation` current, drops queued data frames of older generations, then
     /// queues `ack`. Returns the number of frames dropped.

@@ -15,6 +15,8 @@ public struct StreamMetrics: Sendable {
     public let switches: Counter
     /// Error frames sent, by code.
     public let errors: LabeledCounter
+    /// Connections closed with 4008 because they read too slowly.
+    public let slowConsumersClosed: Counter
 
     /// Registers the metrics in `registry`.
     public init(registry: MetricsRegistry) {
@@ -29,6 +31,8 @@ public struct StreamMetrics: Sendable {
         errors = registry.counter(
             "errors_total", help: "Error frames and responses, by code.", label: "code",
             values: ErrorCode.allCases.map(\.rawValue))
+        slowConsumersClosed = registry.counter(
+            "slow_consumers_closed_total", help: "Connections closed with 4008 for reading too slowly.")
     }
 
     /// Counts one error of `code`.

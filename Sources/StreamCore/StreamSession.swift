@@ -37,7 +37,8 @@ public struct StreamSession {
         self.sink = sink
         self.environment = environment
         scope = SubscriptionScope(
-            sink: sink, hub: environment.hub, broker: environment.broker, metrics: environment.metrics)
+            sink: sink, hub: environment.hub, broker: environment.broker, metrics: environment.metrics,
+            logger: environment.logger, connectionID: connectionID)
     }
 
     /// Serves `messages` until they end (the connection closed or the task was

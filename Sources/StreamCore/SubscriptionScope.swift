@@ -1,4 +1,5 @@
 import LocstreamProtocol
+import Observability
 
 /// One connection's subscription, with the semantics of SwiftUI's `.task(id:)`.
 ///
@@ -26,15 +27,22 @@ public final class SubscriptionScope {
     private let hub: Hub
     private let broker: any Broker
     private let metrics: StreamMetrics
+    private let logger: Logger
+    private let connectionID: String
     private var running: Running?
     private var generation: UInt64 = 0
 
     /// A scope writing to `sink`, subscribing through `hub` and reading from `broker`.
-    public init(sink: any FrameSink, hub: Hub, broker: any Broker, metrics: StreamMetrics) {
+    public init(
+        sink: any FrameSink, hub: Hub, broker: any Broker, metrics: StreamMetrics,
+        logger: Logger = Logger(component: "stream"), connectionID: String = ""
+    ) {
         self.sink = sink
         self.hub = hub
         self.broker = broker
         self.metrics = metrics
+        self.logger = logger
+        self.connectionID = connectionID
     }
 
     /// The running subscription's id, if any.
@@ -71,10 +79,11 @@ public final class SubscriptionScope {
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
         let prefix = LocationFrame.prefix(sub: request.sub)
-        let sent = opening.frames.prefix { sink.send(head: prefix, body: $0.body, generation: generation) }.count
-        metrics.framesSent.increment(by: sent)
-        let task = Self.deliver(
-            stream, to: sink, prefix: prefix, generation: generation, alreadySent: opening.lastSent, metrics: metrics)
+        let delivery = Delivery(
+            sink: sink, prefix: prefix, generation: generation, metrics: metrics, logger: logger,
+            connectionID: connectionID)
+        _ = opening.frames.allSatisfy { delivery.send($0) }
+        let task = Self.deliver(stream, with: delivery, alreadySent: opening.lastSent)
         running = Running(request: request, devices: devices, stream: stream, task: task)
         metrics.subscriptions.add(1)
     }
@@ -112,22 +121,18 @@ public final class SubscriptionScope {
     /// cancellation after every await, and the sink refuses its frames the moment a
     /// newer generation is current.
     private static func deliver(
-        _ stream: LocationStream, to sink: any FrameSink, prefix: [UInt8], generation: UInt64,
-        alreadySent: [String: UInt64], metrics: StreamMetrics
+        _ stream: LocationStream, with delivery: Delivery, alreadySent: [String: UInt64]
     ) -> Task<Void, Never> {
         Task {
             var lastSent = alreadySent
             for await batch in stream {
                 guard !Task.isCancelled else { return }
-                var sent = 0
                 for update in batch {
                     let location = update.location
                     guard location.seq > lastSent[location.device, default: 0] else { continue }
-                    guard sink.send(head: prefix, body: update.body, generation: generation) else { return }
+                    guard delivery.send(update) else { return }
                     lastSent[location.device] = location.seq
-                    sent += 1
                 }
-                metrics.framesSent.increment(by: sent)
             }
         }
     }

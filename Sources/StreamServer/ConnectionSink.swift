@@ -10,8 +10,17 @@ struct ConnectionSink: FrameSink {
         connection.send(OutboundFrame(body: frame))
     }
 
-    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool {
-        (try? connection.send(OutboundFrame(head: head, body: body), generation: generation)) != nil
+    func send(head: [UInt8], body: [UInt8], key: String, generation: UInt64) -> SinkOutcome {
+        do {
+            switch try connection.send(OutboundFrame(head: head, body: body, key: key), generation: generation) {
+            case .queued: return .queued
+            case .conflated: return .conflated
+            }
+        } catch .slowConsumer(let dropped) {
+            return .slowConsumerClosed(dropped: dropped)
+        } catch {
+            return .stopped
+        }
     }
 
     func advance(to generation: UInt64, ack: [UInt8]) -> Int {

@@ -29,6 +29,11 @@ struct ServerSettings: Sendable {
             "shutdown-timeout", "SECONDS", default: "10", help: "On SIGTERM/SIGINT, how long to flush before exiting."),
         .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
         .flag("enable-echo", help: "Serve /v1/echo, which returns every message unchanged (for conformance tests)."),
+        .value(
+            "slow-consumer", "POLICY", default: "conflate",
+            help: "conflate (newest position per device wins) or disconnect (close with 4008) past --max-queued-bytes."),
+        .value(
+            "max-queued-bytes", "BYTES", default: "1048576", help: "Bytes a connection may have queued for sending."),
         .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
         .value("log-level", "LEVEL", default: "info", help: "debug, info, warning or error."),
         .value("log-format", "FORMAT", default: "text", help: "text, or json for one JSON object per line."),
@@ -57,6 +62,9 @@ struct ServerSettings: Sendable {
         shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
         enableEcho = options.flag("enable-echo")
         historySize = try options.int("history-size", in: 0...100_000)
+        transport.slowConsumer = SlowConsumerPolicy(
+            action: try options.choice("slow-consumer", as: SlowConsumerPolicy.Action.self),
+            maxQueuedBytes: try options.int("max-queued-bytes", in: 4096...(1 << 30)))
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
         transport.logger = Logger(level: logLevel, format: logFormat, component: "transport")

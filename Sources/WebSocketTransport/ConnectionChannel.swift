@@ -7,7 +7,7 @@ import Locking
 /// lock briefly and then posts to the loop's mailbox when the loop has work to do.
 final class ConnectionChannel: Sendable {
     let id: ConnectionID
-    let outbox = Locked(Outbox())
+    let outbox: Locked<Outbox>
     let inbound = Locked(InboundQueue())
     /// The close code the peer sent, if it sent one.
     let peerClose = Locked<CloseRequest?>(nil)
@@ -15,20 +15,31 @@ final class ConnectionChannel: Sendable {
     let wantsReadingResumed = Locked(false)
     private let notifyLoop: @Sendable (ConnectionID) -> Void
 
-    init(id: ConnectionID, notifyLoop: @escaping @Sendable (ConnectionID) -> Void) {
+    init(
+        id: ConnectionID, policy: SlowConsumerPolicy = SlowConsumerPolicy(),
+        notifyLoop: @escaping @Sendable (ConnectionID) -> Void
+    ) {
         self.id = id
         self.notifyLoop = notifyLoop
+        outbox = Locked(Outbox(policy: policy))
     }
 
     // MARK: Writing (any thread)
 
     /// Queues `frame` under `generation` (nil for control frames) and wakes the loop.
-    func send(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) {
-        let schedule = try outbox.withLock { (outbox) throws(SendRefusal) -> Bool in
-            try outbox.append(frame, generation: generation)
-            return outbox.markScheduled()
+    /// A slow consumer's close is scheduled here too, before the refusal is thrown.
+    func send(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) -> SendEffect {
+        let (result, schedule) = outbox.withLock { outbox -> (Result<SendEffect, SendRefusal>, Bool) in
+            do throws(SendRefusal) {
+                let effect = try outbox.append(frame, generation: generation)
+                return (.success(effect), outbox.markScheduled())
+            } catch {
+                let slow = if case .slowConsumer = error { true } else { false }
+                return (.failure(error), slow && outbox.markScheduled())
+            }
         }
         if schedule { notifyLoop(id) }
+        return try result.get()
     }
 
     /// Switches to `generation`: purges older data frames and queues `ack` atomically.

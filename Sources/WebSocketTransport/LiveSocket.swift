@@ -14,6 +14,9 @@ final class LiveSocket {
     /// to its buffer list. So a TLS connection is never paused; its queue is capped at
     /// `InboundQueue.unpausableLimit` instead, and a peer that outruns it is closed.
     private let canPauseReading: Bool
+    private var closeDeadlineSet = false
+    /// How long a closing connection may take to flush before it is dropped.
+    static let closeGraceSeconds: Int32 = 5
 
     init(wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int) {
         self.wsi = wsi
@@ -57,14 +60,21 @@ final class LiveSocket {
         channel.outbox.withLock { outbox in
             let batch = outbox.takeBatch(byteBudget: byteBudget)
             if batch.isEmpty, let close = outbox.pendingClose { return ([], close, false) }
-            let more = !outbox.frames.isEmpty || outbox.pendingClose != nil
+            let more = outbox.hasQueuedFrames || outbox.pendingClose != nil
             if !more { outbox.isScheduled = false }
             return (batch, nil, more)
         }
     }
 
-    /// Resumes reading if the consumer asked for it, and asks for WRITEABLE.
+    /// Resumes reading if the consumer asked for it, gives a pending close a deadline,
+    /// and asks for WRITEABLE.
     func serviceRequested() {
+        if !closeDeadlineSet, channel.outbox.withLock({ $0.pendingClose != nil }) {
+            // A peer that does not read never lets the close frame out: give it
+            // `closeGraceSeconds`, then lws drops the connection.
+            closeDeadlineSet = true
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Self.closeGraceSeconds)
+        }
         let resume = channel.wantsReadingResumed.withLock { wanted in
             defer { wanted = false }
             return wanted

@@ -10,15 +10,19 @@ public struct OutboundFrame: Sendable {
     public var head: [UInt8]
     /// The shared payload.
     public var body: [UInt8]
+    /// Frames with the same key may replace each other when the peer is slow
+    /// (a location frame's key is its device); nil never conflates.
+    public var key: String?
 
     /// The payload length on the wire.
     public var payloadCount: Int { head.count + body.count }
 
     /// A frame whose payload is `head + body`.
-    public init(opcode: Opcode = .text, head: [UInt8] = [], body: [UInt8]) {
+    public init(opcode: Opcode = .text, head: [UInt8] = [], body: [UInt8], key: String? = nil) {
         self.opcode = opcode
         self.head = head
         self.body = body
+        self.key = key
     }
 
     /// A text frame of `text`.

@@ -6,8 +6,11 @@
 /// switch's acknowledgement, all in one critical section of the caller's lock. So
 /// once the acknowledgement is queued, no frame of an older generation can follow it.
 /// Control frames (replies, errors) have no generation and are always accepted.
+///
+/// It is bounded by a `SlowConsumerPolicy`: past the byte limit, a data frame either
+/// replaces the queued frame with the same key (conflation: the newest position of a
+/// device wins, and order per device is kept) or closes the connection with 4008.
 struct Outbox {
-    private(set) var frames: [QueuedFrame] = []
     private(set) var queuedBytes = 0
     private(set) var generation: UInt64 = 0
     /// A close requested by the application, sent once the queue is written.
@@ -16,31 +19,54 @@ struct Outbox {
     private(set) var isClosed = false
     /// The service loop has been told about this outbox and will write it.
     var isScheduled = false
+    let policy: SlowConsumerPolicy
 
-    /// A frame and the generation it belongs to (`nil` for control frames).
-    struct QueuedFrame {
-        var frame: OutboundFrame
+    /// Queued frames, oldest first; a conflated one leaves a `nil` frame behind.
+    private var slots: [Slot] = []
+    /// Frames taken from the front since `keyPositions` was last rebuilt.
+    private var taken = 0
+    /// Where the newest queued frame of each key sits: `taken + index into slots`.
+    private var keyPositions: [String: Int] = [:]
+
+    private struct Slot {
+        var frame: OutboundFrame?
         var generation: UInt64?
     }
 
+    init(policy: SlowConsumerPolicy = SlowConsumerPolicy()) {
+        self.policy = policy
+    }
+
+    /// True while frames wait to be written.
+    var hasQueuedFrames: Bool { !slots.isEmpty }
+
     /// Queues `frame` if its generation is current and the connection is open.
-    mutating func append(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) {
+    @discardableResult
+    mutating func append(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) -> SendEffect {
         guard !isClosed, pendingClose == nil else { throw .closed }
         if let generation, generation != self.generation { throw .staleGeneration }
-        frames.append(QueuedFrame(frame: frame, generation: generation))
+        var effect = SendEffect.queued
+        if queuedBytes + frame.payloadCount > policy.maxQueuedBytes {
+            if queuedBytes + frame.payloadCount > 2 * policy.maxQueuedBytes
+                || (generation != nil && policy.action == .disconnect)
+            {
+                throw .slowConsumer(dropped: closeSlowConsumer())
+            }
+            if generation != nil, let key = frame.key, dropQueued(key: key) { effect = .conflated }
+        }
+        if let key = frame.key, generation != nil { keyPositions[key] = taken + slots.count }
+        slots.append(Slot(frame: frame, generation: generation))
         queuedBytes += frame.payloadCount
+        return effect
     }
 
     /// Makes `generation` current, drops every queued data frame, then queues `ack`.
     /// Returns how many frames were purged.
     mutating func advance(to generation: UInt64, ack: OutboundFrame?) -> Int {
         self.generation = generation
-        let before = frames.count
-        frames.removeAll { $0.generation != nil }
-        let purged = before - frames.count
-        queuedBytes = frames.reduce(0) { $0 + $1.frame.payloadCount }
+        let purged = purgeDataFrames()
         if let ack, !isClosed, pendingClose == nil {
-            frames.append(QueuedFrame(frame: ack, generation: nil))
+            slots.append(Slot(frame: ack, generation: nil))
             queuedBytes += ack.payloadCount
         }
         return purged
@@ -54,21 +80,26 @@ struct Outbox {
 
     /// Takes frames from the front, up to `byteBudget` wire bytes but at least one.
     mutating func takeBatch(byteBudget: Int) -> [OutboundFrame] {
+        var batch: [OutboundFrame] = []
         var wireBytes = 0
         var count = 0
-        while count < frames.count {
-            let next = FrameEncoder.wireCount(of: frames[count].frame)
-            if count > 0 && wireBytes + next > byteBudget { break }
-            wireBytes += next
+        while count < slots.count {
+            if let frame = slots[count].frame {
+                let next = FrameEncoder.wireCount(of: frame)
+                if !batch.isEmpty && wireBytes + next > byteBudget { break }
+                wireBytes += next
+                queuedBytes -= frame.payloadCount
+                batch.append(frame)
+            }
             count += 1
         }
-        let batch = frames.prefix(count).map(\.frame)
-        if count == frames.count {
-            frames = []
-            queuedBytes = 0
+        if count == slots.count {
+            slots.removeAll(keepingCapacity: slots.capacity <= 64)
+            keyPositions.removeAll(keepingCapacity: true)
+            taken = 0
         } else {
-            frames.removeFirst(count)
-            queuedBytes -= batch.reduce(0) { $0 + $1.payloadCount }
+            slots.removeFirst(count)
+            taken += count
         }
         return batch
     }
@@ -76,12 +107,51 @@ struct Outbox {
     /// Marks the connection closed and drops what was queued; returns the dropped count.
     mutating func close() -> Int {
         isClosed = true
-        defer {
-            frames = []
-            queuedBytes = 0
-        }
-        return frames.count
+        defer { clear() }
+        return slots.count { $0.frame != nil }
     }
+
+    /// Drops the queued frame of `key`, if one is queued.
+    private mutating func dropQueued(key: String) -> Bool {
+        guard let position = keyPositions[key], position >= taken else { return false }
+        let index = position - taken
+        guard index < slots.count, let old = slots[index].frame, old.key == key else { return false }
+        slots[index].frame = nil
+        queuedBytes -= old.payloadCount
+        return true
+    }
+
+    /// Drops every queued data frame; returns how many.
+    private mutating func purgeDataFrames() -> Int {
+        let before = slots.count { $0.frame != nil }
+        slots.removeAll { $0.generation != nil || $0.frame == nil }
+        keyPositions.removeAll(keepingCapacity: true)
+        taken = 0
+        queuedBytes = slots.reduce(0) { $0 + ($1.frame?.payloadCount ?? 0) }
+        return before - slots.count
+    }
+
+    /// The peer is too slow: drop its data frames and close with 4008 once the rest is
+    /// written. Returns the dropped count.
+    private mutating func closeSlowConsumer() -> Int {
+        let dropped = purgeDataFrames()
+        pendingClose = SlowConsumerPolicy.closeRequest
+        return dropped
+    }
+
+    private mutating func clear() {
+        slots = []
+        keyPositions = [:]
+        taken = 0
+        queuedBytes = 0
+    }
+}
+
+/// What queueing a frame did besides queueing it.
+public enum SendEffect: Sendable, Equatable {
+    case queued
+    /// The peer is slow: an older queued frame with the same key was dropped for it.
+    case conflated
 }
 
 /// Why the outbox did not queue a frame.
@@ -90,6 +160,9 @@ public enum SendRefusal: Error, Equatable, Sendable {
     case staleGeneration
     /// The connection is closing or closed.
     case closed
+    /// The peer reads too slowly: the connection is closing with 4008, and `dropped`
+    /// queued data frames were discarded.
+    case slowConsumer(dropped: Int)
 }
 
 /// A close the application asked for: the code and reason sent in the close frame.

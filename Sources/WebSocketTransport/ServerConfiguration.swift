@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var deflate = false
     /// The WebSocket sub-protocol name; a client offering none gets it too.
     public var subprotocol = "locstream.v1"
+    /// What a connection's outbox does when its peer reads too slowly.
+    public var slowConsumer = SlowConsumerPolicy()
     /// The largest HTTP request body accepted; larger gets 413.
     public var maxHTTPBodyBytes = 1 << 20
     /// The most bytes one corked write carries.

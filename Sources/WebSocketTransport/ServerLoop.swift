@@ -145,7 +145,7 @@ final class ServerLoop: ServiceLoop {
         let id = takeID()
         lws_set_opaque_user_data(wsi, id.opaque)
         let mailbox = self.mailbox
-        let channel = ConnectionChannel(id: id) { mailbox.post($0) }
+        let channel = ConnectionChannel(id: id, policy: configuration.slowConsumer) { mailbox.post($0) }
         let socket = LiveSocket(wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes)
         sockets[id] = socket
         openSockets.withLock { $0 += 1 }

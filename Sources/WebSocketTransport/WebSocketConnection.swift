@@ -28,8 +28,10 @@ public struct WebSocketConnection: Sendable {
     }
 
     /// Queues a data frame of subscription `generation`. Refused, atomically under the
-    /// outbox lock, when `generation` is no longer current.
-    public func send(_ frame: OutboundFrame, generation: UInt64) throws(SendRefusal) {
+    /// outbox lock, when `generation` is no longer current, and when the peer is too
+    /// slow for the slow-consumer policy (the connection then closes with 4008).
+    @discardableResult
+    public func send(_ frame: OutboundFrame, generation: UInt64) throws(SendRefusal) -> SendEffect {
         try channel.send(frame, generation: generation)
     }
 

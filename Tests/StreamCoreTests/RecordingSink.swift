@@ -20,11 +20,11 @@ final class RecordingSink: FrameSink {
         return true
     }
 
-    func send(head: [UInt8], body: [UInt8], generation: UInt64) -> Bool {
+    func send(head: [UInt8], body: [UInt8], key: String, generation: UInt64) -> SinkOutcome {
         state.withLock { state in
-            guard generation == state.generation else { return false }
+            guard generation == state.generation else { return .stopped }
             state.frames.append((generation, head + body))
-            return true
+            return .queued
         }
     }
 

@@ -10,7 +10,7 @@ struct OutboxTests {
     @Test("data frames of a stale generation are refused; control frames always pass")
     func staleRefused() throws {
         var outbox = Outbox()
-        try outbox.append(frame("a"), generation: 0)
+        _ = try outbox.append(frame("a"), generation: 0)
         _ = outbox.advance(to: 1, ack: frame("ack"))
         #expect(throws: SendRefusal.staleGeneration) { try outbox.append(frame("old"), generation: 0) }
         try outbox.append(frame("ctl"), generation: nil)
@@ -50,6 +50,60 @@ struct OutboxTests {
         #expect(outbox.pendingClose?.code == 1001)
         #expect(outbox.close() == 1)
         #expect(outbox.queuedBytes == 0)
+    }
+}
+
+/// The slow-consumer policy: conflation per key, or 4008, and a hard bound either way.
+@Suite("outbox under a slow consumer")
+struct SlowConsumerOutboxTests {
+    private func location(_ device: String, _ seq: Int) -> OutboundFrame {
+        OutboundFrame(
+            body: Array("\(device):\(seq)".padding(toLength: 100, withPad: " ", startingAt: 0).utf8), key: device)
+    }
+
+    @Test("past the limit a newer frame replaces the queued one of its key; order per key is kept")
+    func conflates() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 1000))
+        var effects: [SendEffect] = []
+        for seq in 0..<30 {
+            for device in ["a", "b", "c"] { effects.append(try outbox.append(location(device, seq), generation: 0)) }
+        }
+        try outbox.append(OutboundFrame(text: "pong"), generation: nil)
+        #expect(effects.contains(.conflated))
+        #expect(outbox.queuedBytes <= 1000 + 3 * 100 + 4)
+        let texts = outbox.takeBatch(byteBudget: 1 << 20).map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(texts.last == "pong", "control frames are never dropped")
+        for device in ["a", "b", "c"] {
+            let seqs = texts.filter { $0.hasPrefix(device + ":") }.compactMap {
+                Int($0.dropFirst(2).trimmingCharacters(in: .whitespaces))
+            }
+            #expect(seqs == seqs.sorted(), "order per device")
+            #expect(seqs.last == 29, "the newest position of every device is kept")
+        }
+    }
+
+    @Test("with disconnect, past the limit the data is dropped and a 4008 close is pending")
+    func disconnects() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .disconnect, maxQueuedBytes: 1000))
+        try outbox.append(OutboundFrame(text: "ack"), generation: nil)
+        for seq in 0..<9 { try outbox.append(location("a", seq), generation: 0) }
+        #expect(throws: SendRefusal.slowConsumer(dropped: 9)) { try outbox.append(location("a", 9), generation: 0) }
+        #expect(outbox.pendingClose == SlowConsumerPolicy.closeRequest)
+        #expect(outbox.takeBatch(byteBudget: 1 << 20).map(\.body) == [Array("ack".utf8)])
+    }
+
+    @Test("control frames past twice the limit close the connection whatever the policy")
+    func hardBound() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 4096))
+        var refusal: SendRefusal?
+        for _ in 0..<200 {
+            do { try outbox.append(OutboundFrame(text: String(repeating: "p", count: 100)), generation: nil) } catch {
+                refusal = error
+                break
+            }
+        }
+        #expect(refusal == .slowConsumer(dropped: 0))
+        #expect(outbox.queuedBytes <= 2 * 4096)
     }
 }
 

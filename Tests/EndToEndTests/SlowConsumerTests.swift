@@ -1,0 +1,85 @@
+import Foundation
+import LocstreamProtocol
+import Testing
+import WebSocketTransport
+
+extension EndToEnd {
+    /// A client that stops reading must not hurt the others, nor grow the server.
+    @Suite("slow consumers")
+    struct SlowConsumerTests {
+        private let devices = (0..<40).map { "veh-\($0)" }
+
+        /// Publishes `rounds` positions of every device, waiting for each ack.
+        private func flood(_ publisher: StreamTestClient, rounds: Int) async {
+            for round in 1...rounds {
+                publisher.send(.publish(devices.map { testLocation($0, lat: Double(round % 90)) }, ack: true))
+                _ = await publisher.next()
+            }
+        }
+
+        @Test(
+            "conflate: a stalled viewer gets the newest position of every device once it reads; others see every frame")
+        func conflate() async throws {
+            let server = try await ServerHarness(["--max-queued-bytes", "65536"])
+            let client = try await WebSocketClient.start()
+            let url = server.url("/v1/stream")
+            let stalled = try await StreamTestClient(client, url: url)
+            stalled.send(subscribe("slow", devices, snapshot: false))
+            #expect(await stalled.next() == .subscribed(sub: "slow", restarted: false, snapshot: 0))
+            let healthy = try await StreamTestClient(client, url: url)
+            healthy.send(subscribe("ok", devices, snapshot: false))
+            #expect(await healthy.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
+            let publisher = try await StreamTestClient(client, url: url)
+            let rssBefore = try processRSS(server.pid)
+
+            let rounds = 1500
+            let reader = Task {
+                var seen = 0
+                while seen < rounds * 40, case .loc? = await healthy.next(within: .seconds(10)) { seen += 1 }
+                return seen
+            }
+            await flood(publisher, rounds: rounds)
+            #expect(await reader.value == rounds * 40, "the healthy viewer misses nothing")
+            let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+            #expect(
+                !metrics.contains(#"frames_dropped_total{reason="conflated"} 0"#), "the stalled viewer was conflated")
+            #expect(try processRSS(server.pid) - rssBefore < 64 * 1024, "server memory stays bounded (KiB)")
+
+            var newest: [String: UInt64] = [:]
+            var previous: [String: UInt64] = [:]
+            var reordered = 0
+            while case .loc(_, let location)? = await stalled.next(within: .seconds(2)) {
+                if location.seq <= previous[location.device, default: 0] { reordered += 1 }
+                previous[location.device] = location.seq
+                newest[location.device] = max(newest[location.device, default: 0], location.seq)
+            }
+            #expect(reordered == 0, "order per device is kept")
+            #expect(devices.allSatisfy { newest[$0] == UInt64(rounds) }, "the newest position of every device arrives")
+            await client.shutdown()
+        }
+
+        @Test("disconnect: a stalled viewer is closed with 4008 and counted")
+        func disconnect() async throws {
+            let server = try await ServerHarness(["--max-queued-bytes", "65536", "--slow-consumer", "disconnect"])
+            let client = try await WebSocketClient.start()
+            let url = server.url("/v1/stream")
+            let stalled = try await StreamTestClient(client, url: url)
+            stalled.send(subscribe("slow", devices, snapshot: false))
+            _ = await stalled.next()
+            let publisher = try await StreamTestClient(client, url: url)
+            await flood(publisher, rounds: 1500)
+            while await stalled.nextRaw(within: .seconds(3)) != nil {}
+            #expect(stalled.connection.peerClose?.code == 4008)
+            let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+            #expect(metrics.contains("locstream_slow_consumers_closed_total 1"))
+            #expect(server.log.contains("slow consumer closed"))
+            await client.shutdown()
+        }
+
+        private func processRSS(_ pid: Int32) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+    }
+}
