@@ -8,7 +8,7 @@ APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps build release run test lint format tsan coverage clean
+.PHONY: deps build release run test lint format tsan coverage fuzz clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -55,6 +55,16 @@ coverage: deps
 	  -instr-profile "$$bin/codecov/all.profdata" -ignore-filename-regex='(\.build|Tests)/' 2>/dev/null \
 	| awk 'NR>2 && NF>10 && $$1 != "TOTAL" {split($$1,p,"/"); n[p[1]]+=$$8; m[p[1]]+=$$9} \
 	       $$1 == "TOTAL" {t=$$10} END {for (k in n) printf "%-20s %6d lines %5.1f%%\n", k, n[k], 100*(n[k]-m[k])/n[k]; print "total line coverage " t}'
+
+## libFuzzer on the protocol decoders for FUZZ_SECONDS (default 60), with AddressSanitizer.
+## Findings land in .build/fuzz/; the growing corpus is kept in .build/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz:
+	mkdir -p .build/fuzz/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	  Sources/LocstreamProtocol/*.swift Tests/Fuzz/DecoderFuzzer.swift -o .build/fuzz/decoder
+	cd .build/fuzz && ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	  corpus ../../Tests/Fuzz/corpus
 
 clean:
 	rm -rf .build .build-tsan

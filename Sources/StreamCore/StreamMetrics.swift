@@ -17,6 +17,8 @@ public struct StreamMetrics: Sendable {
     public let errors: LabeledCounter
     /// Connections closed with 4008 because they read too slowly.
     public let slowConsumersClosed: Counter
+    /// Connections closed with 1008 for spending their error budget.
+    public let errorBudgetClosed: Counter
 
     /// Registers the metrics in `registry`.
     public init(registry: MetricsRegistry) {
@@ -33,6 +35,8 @@ public struct StreamMetrics: Sendable {
             values: ErrorCode.allCases.map(\.rawValue))
         slowConsumersClosed = registry.counter(
             "slow_consumers_closed_total", help: "Connections closed with 4008 for reading too slowly.")
+        errorBudgetClosed = registry.counter(
+            "error_budget_closed_total", help: "Connections closed with 1008 for sending too many bad requests.")
     }
 
     /// Counts one error of `code`.

@@ -4,8 +4,11 @@ import Observability
 /// One client connection at `/v1/stream`: it greets the client, then reads its
 /// messages one at a time and answers each op, keeping the subscription in a
 /// `SubscriptionScope`. A malformed message gets an `error` frame and never closes
-/// the connection by itself.
-public struct StreamSession {
+/// the connection by itself; a client that keeps sending them spends its error budget
+/// and is closed with 1008. Publishing is rate-limited per connection.
+///
+/// A session is driven by its connection's task alone, one message at a time.
+public final class StreamSession {
     /// What every session on a node shares.
     public struct Environment: Sendable {
         public var node: String
@@ -14,9 +17,14 @@ public struct StreamSession {
         public var ingest: Ingest
         public var metrics: StreamMetrics
         public var logger: Logger
+        public var limits: SessionLimits
 
         /// The shared parts of a node.
-        public init(node: String, hub: Hub, broker: any Broker, metrics: StreamMetrics, logger: Logger) {
+        public init(
+            node: String, hub: Hub, broker: any Broker, metrics: StreamMetrics, logger: Logger,
+            limits: SessionLimits = SessionLimits()
+        ) {
+            self.limits = limits
             self.node = node
             self.hub = hub
             self.broker = broker
@@ -30,12 +38,17 @@ public struct StreamSession {
     private let sink: any FrameSink
     private let environment: Environment
     private let scope: SubscriptionScope
+    private var publishBudget: TokenBucket
+    private var errorBudget: TokenBucket
 
     /// A session for connection `connectionID`, writing to `sink`.
     public init(connectionID: String, sink: any FrameSink, environment: Environment) {
         self.connectionID = connectionID
         self.sink = sink
         self.environment = environment
+        publishBudget = TokenBucket(
+            capacity: environment.limits.publishBurst, refillPerSecond: environment.limits.publishRate)
+        errorBudget = TokenBucket(capacity: environment.limits.errorBudget, refillPerSecond: 1)
         scope = SubscriptionScope(
             sink: sink, hub: environment.hub, broker: environment.broker, metrics: environment.metrics,
             logger: environment.logger, connectionID: connectionID)
@@ -50,32 +63,44 @@ public struct StreamSession {
         do {
             for try await message in messages {
                 guard !Task.isCancelled else { return }
-                await handle(message.bytes, isBinary: message.isBinary)
+                guard await handle(message.bytes, isBinary: message.isBinary) else { return }
             }
         } catch {
             environment.logger.debug("message stream failed", ["conn": connectionID, "error": "\(error)"])
         }
     }
 
-    /// Answers one message.
-    func handle(_ bytes: [UInt8], isBinary: Bool) async {
+    /// Answers one message; false when the connection is being closed.
+    func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
         do throws(ProtocolError) {
             guard !isBinary else {
                 throw ProtocolError(.badRequest, "binary frames are not accepted; send JSON text frames")
             }
             try await perform(try ClientMessage.decode(bytes))
+            return true
         } catch {
-            reject(error)
+            return reject(error)
         }
     }
 
     private func perform(_ message: ClientMessage) async throws(ProtocolError) {
         switch message {
         case .subscribe(let request):
+            if case .devices(let devices) = request.target, devices.count > environment.limits.maxSubscribeDevices {
+                throw ProtocolError(
+                    .tooLarge, "at most \(environment.limits.maxSubscribeDevices) devices per subscribe on this server",
+                    failedOp: "subscribe")
+            }
             try await scope.subscribe(request)
         case .unsubscribe:
             try scope.unsubscribe()
         case .publish(let locations, let ack):
+            guard publishBudget.take(Double(locations.count)) else {
+                throw ProtocolError(
+                    .rateLimited,
+                    "publishing faster than \(Int(environment.limits.publishRate)) locations/s; slow down and retry",
+                    failedOp: "publish")
+            }
             let stored = try await environment.ingest.publish(locations)
             if ack { sink.sendControl(ServerMessage.published(count: stored.count).encoded()) }
         case .ping(let t):
@@ -86,10 +111,23 @@ public struct StreamSession {
         }
     }
 
-    private func reject(_ error: ProtocolError) {
+    /// Answers with an `error` frame; spends error budget on bad requests and closes
+    /// with 1008 when it runs out. Returns false when closing.
+    private func reject(_ error: ProtocolError) -> Bool {
         environment.metrics.count(error.code)
         environment.logger.debug(
             "request refused", ["conn": connectionID, "code": error.code.rawValue, "message": error.message])
         sink.sendControl(ServerMessage.error(error).encoded())
+        guard Self.spendsBudget(error.code), !errorBudget.take() else { return true }
+        environment.metrics.errorBudgetClosed.increment()
+        environment.logger.warning("error budget spent", ["conn": connectionID, "code": 1008])
+        sink.close(code: 1008, reason: "too many bad requests")
+        return false
+    }
+
+    /// Whether an error counts against the budget: malformed or refused requests do;
+    /// a server failure or a rate limit does not.
+    private static func spendsBudget(_ code: ErrorCode) -> Bool {
+        code != .internal && code != .rateLimited
     }
 }

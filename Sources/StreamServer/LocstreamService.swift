@@ -15,7 +15,12 @@ struct LocstreamService: WebSocketServerDelegate {
     private var logger: Logger { environment.logger }
 
     func decideUpgrade(_ request: UpgradeRequest) -> UpgradeDecision {
-        switch request.path {
+        if let allowed = settings.allowedOrigins, let origin = request.origin, !allowed.contains(origin) {
+            logger.warning(
+                "upgrade refused", ["peer": request.remoteAddress, "status": 403, "reason": "origin not allowed"])
+            return .reject(status: 403)
+        }
+        return switch request.path {
         case Self.streamPath: .accept
         case EchoEndpoint.path where settings.enableEcho: .accept
         default: .reject(status: 404)

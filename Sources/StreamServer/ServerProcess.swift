@@ -20,7 +20,7 @@ struct ServerProcess {
         }
         let environment = StreamSession.Environment(
             node: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
-            logger: logger.named("stream"))
+            logger: logger.named("stream"), limits: settings.limits)
         let service = LocstreamService(
             settings: settings, metrics: metrics, readiness: readiness, environment: environment)
         let server = WebSocketServer(configuration: settings.transport, delegate: service)

@@ -17,4 +17,9 @@ do {
     exit(2)
 }
 
+if settings.printOnly {
+    print(settings.printedConfiguration)
+    exit(0)
+}
+
 exit(await ServerProcess(settings: settings).run())

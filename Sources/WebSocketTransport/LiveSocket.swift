@@ -18,9 +18,13 @@ final class LiveSocket {
     /// How long a closing connection may take to flush before it is dropped.
     static let closeGraceSeconds: Int32 = 5
 
-    init(wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int) {
+    /// The peer's address (server side; empty for client connections).
+    let remoteAddress: String
+
+    init(wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int, remoteAddress: String = "") {
         self.wsi = wsi
         self.channel = channel
+        self.remoteAddress = remoteAddress
         assembler = MessageAssembler(limit: maxMessageBytes)
         canPauseReading = lws_is_ssl(wsi) == 0
     }

@@ -17,6 +17,10 @@ public struct ServerConfiguration: Sendable {
     public var deflate = false
     /// The WebSocket sub-protocol name; a client offering none gets it too.
     public var subprotocol = "locstream.v1"
+    /// The most WebSocket connections at once; past it, upgrades get HTTP 503.
+    public var maxConnections = 10_000
+    /// The most WebSocket connections from one remote address; past it, 503.
+    public var maxConnectionsPerAddress = 10_000
     /// What a connection's outbox does when its peer reads too slowly.
     public var slowConsumer = SlowConsumerPolicy()
     /// The largest HTTP request body accepted; larger gets 413.

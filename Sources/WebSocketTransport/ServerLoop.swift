@@ -21,6 +21,7 @@ final class ServerLoop: ServiceLoop {
     private let writer: CorkedWriter
     private let cMemory = ContextMemory()
     private var sockets: [ConnectionID: LiveSocket] = [:]
+    private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
     private var nextID: UInt64 = 1
     private var draining: CloseRequest?
@@ -135,10 +136,28 @@ final class ServerLoop: ServiceLoop {
     // MARK: WebSocket
 
     private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        let decision = draining == nil ? delegate.decideUpgrade(WSIHeaders.upgradeRequest(wsi)) : .reject(status: 503)
+        let request = WSIHeaders.upgradeRequest(wsi)
+        let decision = admission(for: request) ?? delegate.decideUpgrade(request)
         guard case .reject(let status) = decision else { return 0 }
         _ = lws_return_http_status(wsi, UInt32(status), nil)
         return 1
+    }
+
+    /// The transport's own limits: no upgrades while draining, and at most
+    /// `maxConnections` in all and `maxConnectionsPerAddress` per peer address.
+    private func admission(for request: UpgradeRequest) -> UpgradeDecision? {
+        let reason: String
+        if draining != nil {
+            reason = "draining"
+        } else if sockets.count >= configuration.maxConnections {
+            reason = "max connections"
+        } else if socketsPerAddress[request.remoteAddress, default: 0] >= configuration.maxConnectionsPerAddress {
+            reason = "max connections per address"
+        } else {
+            return nil
+        }
+        logger.warning("upgrade refused", ["peer": request.remoteAddress, "status": 503, "reason": reason])
+        return .reject(status: 503)
     }
 
     private func open(_ wsi: OpaquePointer) {
@@ -146,10 +165,14 @@ final class ServerLoop: ServiceLoop {
         lws_set_opaque_user_data(wsi, id.opaque)
         let mailbox = self.mailbox
         let channel = ConnectionChannel(id: id, policy: configuration.slowConsumer) { mailbox.post($0) }
-        let socket = LiveSocket(wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes)
+        let request = WSIHeaders.upgradeRequest(wsi)
+        let socket = LiveSocket(
+            wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes,
+            remoteAddress: request.remoteAddress)
         sockets[id] = socket
+        socketsPerAddress[request.remoteAddress, default: 0] += 1
         openSockets.withLock { $0 += 1 }
-        let connection = WebSocketConnection(channel: channel, request: WSIHeaders.upgradeRequest(wsi))
+        let connection = WebSocketConnection(channel: channel, request: request)
         let delegate = self.delegate
         socket.task = Task {
             await delegate.serve(connection)
@@ -172,6 +195,8 @@ final class ServerLoop: ServiceLoop {
     private func closed(_ id: ConnectionID) {
         guard let socket = sockets.removeValue(forKey: id) else { return }
         socket.closed()
+        let remaining = socketsPerAddress[socket.remoteAddress, default: 1] - 1
+        socketsPerAddress[socket.remoteAddress] = remaining > 0 ? remaining : nil
         openSockets.withLock { $0 -= 1 }
         if draining != nil, sockets.isEmpty { drained.fulfil(()) }
     }

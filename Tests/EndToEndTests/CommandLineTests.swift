@@ -32,6 +32,25 @@ extension EndToEnd {
             #expect(result.stderr.contains(named))
         }
 
+        @Test("--config fills options below flags and the environment; --print-config shows where each came from")
+        func configFile() throws {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "locstream-\(UUID().uuidString).json")
+            try Data(#"{"port": 9001, "node": "from-file", "deflate": true, "max-queued-bytes": 8192}"#.utf8).write(
+                to: path)
+            let result = try CommandResult.run(
+                binary, ["--config", path.path, "--node", "from-flag", "--print-config"],
+                environment: ["LOCSTREAM_PORT": "9002"])
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " ", with: "") }
+            #expect(lines.contains("port=9002(env)"))
+            #expect(lines.contains("node=from-flag(flag)"))
+            #expect(lines.contains("max-queued-bytes=8192(config)"))
+            try Data(#"{"prot": 1}"#.utf8).write(to: path)
+            let bad = try CommandResult.run(binary, ["--config", path.path])
+            #expect(bad.status == 2 && bad.stderr.contains("prot"))
+        }
+
         @Test("LOCSTREAM_ variables set options, and flags win over them")
         func environment() async throws {
             let server = try await ServerHarness(

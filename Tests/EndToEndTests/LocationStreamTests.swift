@@ -34,7 +34,7 @@ extension EndToEnd {
 
         @Test("subscribing during a flood: snapshot then live with no gap and no duplicate, in seq order")
         func noGapNoDuplicate() async throws {
-            let server = try await ServerHarness()
+            let server = try await ServerHarness(ServerHarness.floodLimits)
             let client = try await WebSocketClient.start()
             let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
             let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))

@@ -20,7 +20,7 @@ extension EndToEnd {
         @Test(
             "conflate: a stalled viewer gets the newest position of every device once it reads; others see every frame")
         func conflate() async throws {
-            let server = try await ServerHarness(["--max-queued-bytes", "65536"])
+            let server = try await ServerHarness(ServerHarness.floodLimits + ["--max-queued-bytes", "65536"])
             let client = try await WebSocketClient.start()
             let url = server.url("/v1/stream")
             let stalled = try await StreamTestClient(client, url: url)
@@ -60,7 +60,8 @@ extension EndToEnd {
 
         @Test("disconnect: a stalled viewer is closed with 4008 and counted")
         func disconnect() async throws {
-            let server = try await ServerHarness(["--max-queued-bytes", "65536", "--slow-consumer", "disconnect"])
+            let server = try await ServerHarness(
+                ServerHarness.floodLimits + ["--max-queued-bytes", "65536", "--slow-consumer", "disconnect"])
             let client = try await WebSocketClient.start()
             let url = server.url("/v1/stream")
             let stalled = try await StreamTestClient(client, url: url)

@@ -10,7 +10,7 @@ extension EndToEnd {
     struct SubscriptionChurnTests {
         @Test("subscribers switching quickly during a publish flood never see a stale frame")
         func churnHasNoStaleFrames() async throws {
-            let server = try await ServerHarness()
+            let server = try await ServerHarness(ServerHarness.floodLimits)
             let client = try await WebSocketClient.start()
             let url = server.url("/v1/stream")
             let devices = (0..<20).map { "veh-\($0)" }
@@ -21,7 +21,7 @@ extension EndToEnd {
                 while !Task.isCancelled, ContinuousClock.now < deadline {
                     publisher.send(.publish(devices.map { testLocation($0, lat: Double(round % 90)) }, ack: false))
                     round += 1
-                    try? await Task.sleep(for: .milliseconds(2))
+                    try? await Task.sleep(for: .milliseconds(10))
                 }
             }
             let results = try await withThrowingTaskGroup(of: (stale: Int, delivered: Int).self) { group in

@@ -13,6 +13,9 @@ final class ServerHarness {
     private let process: Process
     private let output: ProcessOutput
 
+    /// Options that lift the per-connection publish rate, for tests that flood.
+    static let floodLimits = ["--publish-rate", "10000000", "--publish-burst", "10000000"]
+
     /// Where the executables are: beside the test bundle, or `LOCSTREAM_BIN_DIR`.
     static var binDirectory: URL {
         if let dir = ProcessInfo.processInfo.environment["LOCSTREAM_BIN_DIR"] { return URL(fileURLWithPath: dir) }

@@ -1,0 +1,53 @@
+import OptionParsing
+
+/// Every option `stream-server` takes, in `--help` order.
+enum ServerOptionSpecs {
+    static let all: [OptionSpec] = listening + limits + streams + operations
+
+    private static let listening: [OptionSpec] = [
+        .value("config", "FILE", help: "A JSON object of option names and values; flags and LOCSTREAM_ variables win."),
+        .value("host", "ADDR", default: "0.0.0.0", help: "Address to listen on."),
+        .value("port", "PORT", default: "8080", help: "Port to listen on; 0 picks a free one."),
+        .value("node", "NAME", help: "This node's name in welcome frames (default: the hostname)."),
+        .value("tls-cert", "PEM", help: "TLS certificate; with --tls-key the server speaks wss:// and https://."),
+        .value("tls-key", "PEM", help: "TLS private key."),
+        .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
+        .value(
+            "allowed-origins", "LIST", default: "*",
+            help: "Comma-separated Origin values allowed to upgrade; * allows any (requests without Origin pass)."),
+        .flag("enable-echo", help: "Serve /v1/echo, which returns every message unchanged (for conformance tests)."),
+    ]
+
+    private static let limits: [OptionSpec] = [
+        .value(
+            "max-message-bytes", "BYTES", default: "65536", help: "Largest message accepted; larger closes with 1009."),
+        .value(
+            "idle-timeout", "SECONDS", default: "60", help: "Close a peer silent this long; pings go out at half of it."
+        ),
+        .value("max-connections", "N", default: "10000", help: "WebSocket connections at once; past it, HTTP 503."),
+        .value("max-connections-per-ip", "N", default: "10000", help: "WebSocket connections per remote address."),
+        .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
+        .value("publish-rate", "PER_SECOND", default: "1000", help: "Locations one connection may publish per second."),
+        .value("publish-burst", "N", default: "2000", help: "Locations one connection may publish in a burst."),
+        .value(
+            "error-budget", "N", default: "20",
+            help: "Bad requests a connection may send in a burst (refilling 1/s) before it is closed with 1008."),
+        .value(
+            "slow-consumer", "POLICY", default: "conflate",
+            help: "conflate (newest position per device wins) or disconnect (close with 4008) past --max-queued-bytes."),
+        .value(
+            "max-queued-bytes", "BYTES", default: "1048576", help: "Bytes a connection may have queued for sending."),
+    ]
+
+    private static let streams: [OptionSpec] = [
+        .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since.")
+    ]
+
+    private static let operations: [OptionSpec] = [
+        .value(
+            "shutdown-timeout", "SECONDS", default: "10", help: "On SIGTERM/SIGINT, how long to flush before exiting."),
+        .value("log-level", "LEVEL", default: "info", help: "debug, info, warning or error."),
+        .value("log-format", "FORMAT", default: "text", help: "text, or json for one JSON object per line."),
+        .flag("print-config", help: "Print the effective configuration (secrets masked) and exit."),
+    ]
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Observability
+import OptionParsing
+import StreamCore
+import WebSocketTransport
+
+/// The effective settings of `stream-server`, checked and typed. They come from flags,
+/// then `LOCSTREAM_<NAME>` variables, then the `--config` file, then the defaults.
+struct ServerSettings: Sendable {
+    var transport = ServerConfiguration()
+    var node = ProcessInfo.processInfo.hostName
+    var shutdownTimeoutSeconds = 10
+    var enableEcho = false
+    var allowedOrigins: Set<String>?
+    var historySize = 100
+    var limits = SessionLimits()
+    var logLevel = LogLevel.info
+    var logFormat = LogFormat.text
+    /// Every option's value and source, secrets masked: `--print-config`.
+    var effective: [(name: String, value: String, source: String)] = []
+    /// `--print-config` was given.
+    var printOnly = false
+
+    /// Reads the settings from arguments, the environment and the config file.
+    init(arguments: [String], environment: [String: String]) throws(UsageError) {
+        var options = try ParsedOptions(
+            arguments: arguments, specs: ServerOptionSpecs.all, environment: environment,
+            environmentPrefix: "LOCSTREAM_")
+        if let extra = options.positional.first { throw UsageError("unexpected argument '\(extra)' (see --help)") }
+        if let path = options.string("config") {
+            options.fill(from: try ConfigFile.read(path, specs: ServerOptionSpecs.all), source: "config")
+        }
+        try readListening(options)
+        try readLimits(options)
+        if let node = options.string("node") { self.node = node }
+        historySize = try options.int("history-size", in: 0...100_000)
+        shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
+        logLevel = try options.choice("log-level", as: LogLevel.self)
+        logFormat = try options.choice("log-format", as: LogFormat.self)
+        transport.logger = Logger(level: logLevel, format: logFormat, component: "transport")
+        effective = options.effective()
+        printOnly = options.flag("print-config")
+    }
+
+    private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {
+        transport.host = options.string("host") ?? "0.0.0.0"
+        transport.port = try options.int("port", in: 0...65535)
+        transport.deflate = options.flag("deflate")
+        transport.tlsCertificatePath = options.string("tls-cert")
+        transport.tlsKeyPath = options.string("tls-key")
+        if (transport.tlsCertificatePath == nil) != (transport.tlsKeyPath == nil) {
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        for path in [transport.tlsCertificatePath, transport.tlsKeyPath].compactMap({ $0 })
+        where !FileManager.default.isReadableFile(atPath: path) {
+            throw UsageError("cannot read TLS file '\(path)'")
+        }
+        let origins = (options.string("allowed-origins") ?? "*").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        allowedOrigins = origins.contains("*") ? nil : Set(origins)
+        enableEcho = options.flag("enable-echo")
+    }
+
+    private mutating func readLimits(_ options: ParsedOptions) throws(UsageError) {
+        transport.maxMessageBytes = try options.int("max-message-bytes", in: 128...(16 << 20))
+        transport.idleTimeoutSeconds = try options.int("idle-timeout", in: 2...3600)
+        transport.maxConnections = try options.int("max-connections", in: 1...1_000_000)
+        transport.maxConnectionsPerAddress = try options.int("max-connections-per-ip", in: 1...1_000_000)
+        transport.slowConsumer = SlowConsumerPolicy(
+            action: try options.choice("slow-consumer", as: SlowConsumerPolicy.Action.self),
+            maxQueuedBytes: try options.int("max-queued-bytes", in: 4096...(1 << 30)))
+        limits.maxSubscribeDevices = try options.int("max-subscribe-devices", in: 1...1000)
+        limits.publishRate = Double(try options.int("publish-rate", in: 1...10_000_000))
+        limits.publishBurst = Double(try options.int("publish-burst", in: 1...10_000_000))
+        limits.errorBudget = Double(try options.int("error-budget", in: 1...1_000_000))
+    }
+
+    /// The `--help` text.
+    static var help: String {
+        HelpText.render(
+            usage: "stream-server [options]",
+            summary: "locstream: streams live device locations over WebSocket (see docs/protocol.md).",
+            specs: ServerOptionSpecs.all, environmentPrefix: "LOCSTREAM_")
+    }
+
+    /// The `--print-config` text: one `name = value  (source)` line per option.
+    var printedConfiguration: String {
+        let width = (effective.map(\.name.count).max() ?? 0) + 1
+        return effective.map {
+            "\($0.name.padding(toLength: width, withPad: " ", startingAt: 0))= \($0.value)  (\($0.source))"
+        }
+        .joined(separator: "\n")
+    }
+}
