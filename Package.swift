@@ -11,25 +11,30 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
+        .target(name: "Auth", dependencies: ["COpenSSL"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
         .target(name: "OptionParsing"),
         .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
-        .target(name: "StreamCore", dependencies: ["LocstreamProtocol", "Locking", "Observability"]),
+        .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .executableTarget(
             name: "StreamServer",
             dependencies: [
-                "WebSocketTransport", "LocstreamProtocol", "StreamCore", "Locking", "Observability", "OptionParsing",
+                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "Locking", "Observability",
+                "OptionParsing",
             ]
         ),
         .executableTarget(
             name: "Client",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
         ),
+        .testTarget(name: "AuthTests", dependencies: ["Auth"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
-        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "LocstreamProtocol", "Observability"]),
+        .testTarget(
+            name: "StreamCoreTests", dependencies: ["Auth", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests", dependencies: ["Client", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
         .testTarget(

@@ -10,6 +10,7 @@ public final class MetricsRegistry: Sendable {
         case gauge(Gauge)
         case sampled(@Sendable () -> Int)
         case labeled(LabeledCounter)
+        case histogram(Histogram)
     }
 
     private struct Entry: Sendable {
@@ -49,6 +50,13 @@ public final class MetricsRegistry: Sendable {
         return counter
     }
 
+    /// Registers a histogram with the given bucket upper bounds.
+    public func histogram(_ name: String, help: String, bounds: [Double]) -> Histogram {
+        let histogram = Histogram(bounds: bounds)
+        register(Entry(name: name, help: help, kind: .histogram(histogram)))
+        return histogram
+    }
+
     /// The Prometheus text exposition of every metric.
     public func render() -> String {
         var out = ""
@@ -58,6 +66,7 @@ public final class MetricsRegistry: Sendable {
             switch entry.kind {
             case .counter, .labeled: type = "counter"
             case .gauge, .sampled: type = "gauge"
+            case .histogram: type = "histogram"
             }
             out += "# HELP \(name) \(entry.help)\n# TYPE \(name) \(type)\n"
             switch entry.kind {
@@ -68,6 +77,7 @@ public final class MetricsRegistry: Sendable {
                 for sample in counter.samples {
                     out += "\(name){\(counter.label)=\"\(sample.value)\"} \(sample.count)\n"
                 }
+            case .histogram(let histogram): out += histogram.render(name: name)
             }
         }
         return out

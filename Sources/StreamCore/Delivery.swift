@@ -12,9 +12,16 @@ struct Delivery: Sendable {
     let logger: Logger
     let connectionID: String
 
-    /// Sends `update`; false when the subscription should stop sending.
-    func send(_ update: EncodedLocation) -> Bool {
-        switch sink.send(head: prefix, body: update.body, key: update.location.device, generation: generation) {
+    /// Sends `update`, received by the hub at `receivedAt` (nil for snapshot and
+    /// replay frames); false when the subscription should stop sending.
+    func send(_ update: EncodedLocation, receivedAt: ContinuousClock.Instant? = nil) -> Bool {
+        let outcome = sink.send(head: prefix, body: update.body, key: update.location.device, generation: generation)
+        if let receivedAt, outcome == .queued || outcome == .conflated {
+            let elapsed = ContinuousClock.now - receivedAt
+            metrics.publishToSend.observe(
+                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        switch outcome {
         case .queued:
             metrics.framesSent.increment()
             return true

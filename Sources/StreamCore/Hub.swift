@@ -54,7 +54,8 @@ public final class Hub: Sendable {
     /// Pushes `update` to every stream watching its device.
     public func deliver(_ update: EncodedLocation) {
         guard let streams = registry.withLock({ $0.streams[update.location.device] }) else { return }
-        for stream in streams { stream.push(update) }
+        let publication = Publication(update)
+        for stream in streams { stream.push(publication) }
     }
 
     /// The number of (stream, device) registrations: the `hub_entries` gauge.

@@ -8,11 +8,11 @@ import LocstreamProtocol
 /// frames. It is bounded: past `capacity` queued updates it conflates, dropping the
 /// oldest queued update of the same device (or the oldest of all), and counts that.
 public final class LocationStream: AsyncSequence, Sendable {
-    public typealias Element = [EncodedLocation]
+    public typealias Element = [Publication]
 
     private struct State {
-        var buffer: [EncodedLocation] = []
-        var waiter: CheckedContinuation<[EncodedLocation]?, Never>?
+        var buffer: [Publication] = []
+        var waiter: CheckedContinuation<[Publication]?, Never>?
         var isFinished = false
     }
 
@@ -28,8 +28,8 @@ public final class LocationStream: AsyncSequence, Sendable {
     }
 
     /// Adds an update; wakes the task if it is waiting.
-    func push(_ update: EncodedLocation) {
-        let (waiter, dropped) = state.withLock { state -> (CheckedContinuation<[EncodedLocation]?, Never>?, Int) in
+    func push(_ update: Publication) {
+        let (waiter, dropped) = state.withLock { state -> (CheckedContinuation<[Publication]?, Never>?, Int) in
             guard !state.isFinished else { return (nil, 0) }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -37,8 +37,8 @@ public final class LocationStream: AsyncSequence, Sendable {
             }
             var dropped = 0
             if state.buffer.count >= capacity {
-                let device = update.location.device
-                let index = state.buffer.firstIndex { $0.location.device == device } ?? 0
+                let device = update.update.location.device
+                let index = state.buffer.firstIndex { $0.update.location.device == device } ?? 0
                 state.buffer.remove(at: index)
                 dropped = 1
             }
@@ -66,12 +66,12 @@ public final class LocationStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let stream: LocationStream
 
-        public mutating func next() async -> [EncodedLocation]? {
+        public mutating func next() async -> [Publication]? {
             await stream.nextBatch()
         }
     }
 
-    private func nextBatch() async -> [EncodedLocation]? {
+    private func nextBatch() async -> [Publication]? {
         if let ready = take(orWait: nil) { return ready }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -87,7 +87,7 @@ public final class LocationStream: AsyncSequence, Sendable {
     }
 
     /// The ready batch (`.some`), the end (`.some(nil)`), or nil after installing `waiter`.
-    private func take(orWait waiter: CheckedContinuation<[EncodedLocation]?, Never>?) -> [EncodedLocation]?? {
+    private func take(orWait waiter: CheckedContinuation<[Publication]?, Never>?) -> [Publication]?? {
         state.withLock { state in
             if !state.buffer.isEmpty {
                 defer { state.buffer = [] }

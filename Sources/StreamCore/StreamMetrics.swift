@@ -1,3 +1,4 @@
+import Auth
 import LocstreamProtocol
 import Observability
 
@@ -19,6 +20,10 @@ public struct StreamMetrics: Sendable {
     public let slowConsumersClosed: Counter
     /// Connections closed with 1008 for spending their error budget.
     public let errorBudgetClosed: Counter
+    /// Refused tokens, by reason (`missing` when none was given where one is needed).
+    public let authFailures: LabeledCounter
+    /// Seconds from the hub receiving a publication to its frame being queued.
+    public let publishToSend: Histogram
 
     /// Registers the metrics in `registry`.
     public init(registry: MetricsRegistry) {
@@ -35,6 +40,12 @@ public struct StreamMetrics: Sendable {
             values: ErrorCode.allCases.map(\.rawValue))
         slowConsumersClosed = registry.counter(
             "slow_consumers_closed_total", help: "Connections closed with 4008 for reading too slowly.")
+        authFailures = registry.counter(
+            "auth_failures_total", help: "Refused tokens, by reason.", label: "reason",
+            values: AuthError.Reason.allCases.map(\.rawValue) + ["missing"])
+        publishToSend = registry.histogram(
+            "publish_to_send_seconds", help: "Seconds from a publication reaching the hub to its frame being queued.",
+            bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
         errorBudgetClosed = registry.counter(
             "error_budget_closed_total", help: "Connections closed with 1008 for sending too many bad requests.")
     }

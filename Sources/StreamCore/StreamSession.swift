@@ -1,3 +1,5 @@
+import Auth
+import Foundation
 import LocstreamProtocol
 import Observability
 
@@ -18,13 +20,15 @@ public final class StreamSession {
         public var metrics: StreamMetrics
         public var logger: Logger
         public var limits: SessionLimits
+        public var access: AccessPolicy
 
         /// The shared parts of a node.
         public init(
             node: String, hub: Hub, broker: any Broker, metrics: StreamMetrics, logger: Logger,
-            limits: SessionLimits = SessionLimits()
+            limits: SessionLimits = SessionLimits(), access: AccessPolicy = .open
         ) {
             self.limits = limits
+            self.access = access
             self.node = node
             self.hub = hub
             self.broker = broker
@@ -40,6 +44,10 @@ public final class StreamSession {
     private let scope: SubscriptionScope
     private var publishBudget: TokenBucket
     private var errorBudget: TokenBucket
+    /// The claims of the connection's valid token (always nil with `.open` access).
+    private var claims: Claims?
+    private var authDeadline: Task<Void, Never>?
+    private var tokenWatch: Task<Void, Never>?
 
     /// A session for connection `connectionID`, writing to `sink`.
     public init(connectionID: String, sink: any FrameSink, environment: Environment) {
@@ -55,11 +63,26 @@ public final class StreamSession {
     }
 
     /// Serves `messages` until they end (the connection closed or the task was
-    /// cancelled), then releases the subscription.
-    public func run<Messages: AsyncSequence>(_ messages: Messages) async
+    /// cancelled), then releases the subscription. `upgradeToken` is the token sent
+    /// with the upgrade (`Authorization: Bearer` or `?token=`), if any.
+    public func run<Messages: AsyncSequence>(_ messages: Messages, upgradeToken: String? = nil) async
     where Messages.Element == (bytes: [UInt8], isBinary: Bool) {
-        defer { scope.end() }
+        defer {
+            authDeadline?.cancel()
+            tokenWatch?.cancel()
+            scope.end()
+        }
         sink.sendControl(ServerMessage.welcome(conn: connectionID, node: environment.node).encoded())
+        if case .tokens(let authentication) = environment.access {
+            authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink)
+            if let upgradeToken {
+                do throws(ProtocolError) {
+                    try await authenticate(upgradeToken, with: authentication, replying: false)
+                } catch {
+                    guard reject(error) else { return }
+                }
+            }
+        }
         do {
             for try await message in messages {
                 guard !Task.isCancelled else { return }
@@ -84,12 +107,16 @@ public final class StreamSession {
     }
 
     private func perform(_ message: ClientMessage) async throws(ProtocolError) {
+        try checkAuthenticated(for: message)
         switch message {
         case .subscribe(let request):
             if case .devices(let devices) = request.target, devices.count > environment.limits.maxSubscribeDevices {
                 throw ProtocolError(
                     .tooLarge, "at most \(environment.limits.maxSubscribeDevices) devices per subscribe on this server",
                     failedOp: "subscribe")
+            }
+            if let claims, !claims.allows(request.target) {
+                throw ProtocolError(.forbidden, "your token does not allow this subscription", failedOp: "subscribe")
             }
             try await scope.subscribe(request)
         case .unsubscribe:
@@ -101,13 +128,62 @@ public final class StreamSession {
                     "publishing faster than \(Int(environment.limits.publishRate)) locations/s; slow down and retry",
                     failedOp: "publish")
             }
+            if let claims, let denied = locations.first(where: { !claims.mayPublish(device: $0.device) }) {
+                throw ProtocolError(
+                    .forbidden, "your token does not allow publishing for '\(denied.device)'", failedOp: "publish")
+            }
             let stored = try await environment.ingest.publish(locations)
             if ack { sink.sendControl(ServerMessage.published(count: stored.count).encoded()) }
         case .ping(let t):
             sink.sendControl(ServerMessage.pong(t: t).encoded())
-        case .auth:
-            throw ProtocolError(
-                .badRequest, "authentication is off on this server (--auth none); no token is needed", failedOp: "auth")
+        case .auth(let token):
+            guard case .tokens(let authentication) = environment.access else {
+                throw ProtocolError(
+                    .badRequest, "authentication is off on this server (--auth none); no token is needed",
+                    failedOp: "auth")
+            }
+            try await authenticate(token, with: authentication, replying: true)
+        }
+    }
+
+    /// Until a valid token arrives, only `auth` and `ping` are allowed.
+    private func checkAuthenticated(for message: ClientMessage) throws(ProtocolError) {
+        guard environment.access.requiresToken, claims == nil else { return }
+        switch message {
+        case .auth, .ping: return
+        default:
+            environment.metrics.authFailures["missing"]?.increment()
+            throw ProtocolError(.unauthorized, "authenticate first: send {\"op\":\"auth\",\"token\":\"…\"}")
+        }
+    }
+
+    /// Verifies `token`. On success it becomes the connection's token (a refresh keeps
+    /// the subscription, unless the new token no longer covers it), the expiry watch
+    /// restarts, and `authed` answers an `auth` op. On failure an authenticated
+    /// connection keeps its old token.
+    private func authenticate(_ token: String, with authentication: TokenAuthentication, replying: Bool)
+        async throws(ProtocolError)
+    {
+        let verified: Claims
+        do {
+            verified = try authentication.verify(token, Date())
+        } catch {
+            environment.metrics.authFailures[error.reason.rawValue]?.increment()
+            environment.logger.info(
+                "auth failed", ["conn": connectionID, "reason": error.reason.rawValue, "detail": error.message])
+            throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
+        }
+        claims = verified
+        authDeadline?.cancel()
+        tokenWatch?.cancel()
+        tokenWatch = TokenWatch.start(expiresAt: verified.expiresAt, authentication: authentication, sink: sink)
+        environment.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
+        if replying {
+            let exp = Int64(verified.expiresAt.timeIntervalSince1970)
+            sink.sendControl(ServerMessage.authed(client: verified.subject, exp: exp).encoded())
+        }
+        if let target = scope.currentTarget, !verified.allows(target) {
+            try scope.unsubscribe()
         }
     }
 

@@ -48,6 +48,9 @@ public final class SubscriptionScope {
     /// The running subscription's id, if any.
     public var currentSub: String? { running?.request.sub }
 
+    /// The running subscription's target, if any.
+    public var currentTarget: SubscriptionTarget? { running?.request.target }
+
     /// Starts or switches the subscription. Validation comes first: a refused subscribe
     /// leaves the running one untouched.
     public func subscribe(_ request: SubscribeRequest) async throws(ProtocolError) {
@@ -127,10 +130,10 @@ public final class SubscriptionScope {
             var lastSent = alreadySent
             for await batch in stream {
                 guard !Task.isCancelled else { return }
-                for update in batch {
-                    let location = update.location
+                for publication in batch {
+                    let location = publication.update.location
                     guard location.seq > lastSent[location.device, default: 0] else { continue }
-                    guard delivery.send(update) else { return }
+                    guard delivery.send(publication.update, receivedAt: publication.receivedAt) else { return }
                     lastSent[location.device] = location.seq
                 }
             }

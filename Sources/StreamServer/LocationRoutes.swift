@@ -1,3 +1,5 @@
+import Auth
+import Foundation
 import LocstreamProtocol
 import StreamCore
 import WebSocketTransport
@@ -6,20 +8,34 @@ import WebSocketTransport
 struct LocationRoutes {
     let environment: StreamSession.Environment
 
-    /// `POST /v1/locations`: a JSON array published all or nothing.
+    /// `POST /v1/locations`: a JSON array published all or nothing. With auth on, the
+    /// bearer token must allow publishing for every device.
     func publish(_ request: HTTPRequest) async -> HTTPResponse {
         do throws(ProtocolError) {
-            let stored = try await environment.ingest.publish(try LocationBatch.decode(request.body))
+            let claims = try authorize(request)
+            let locations = try LocationBatch.decode(request.body)
+            if let claims, let denied = locations.firstIndex(where: { !claims.mayPublish(device: $0.device) }) {
+                throw ProtocolError(.forbidden, "[\(denied)].device: your token does not allow publishing for it")
+            }
+            let stored = try await environment.ingest.publish(locations)
             return .json(202, "{\"accepted\":\(stored.count)}")
         } catch {
             return failure(error)
         }
     }
 
-    /// `GET /v1/devices/{id}`: the last known location, or 404.
-    func device(_ id: String) async -> HTTPResponse {
+    /// `GET /v1/devices/{id}`: the last known location, or 404. With auth on, the
+    /// bearer token must allow subscribing to the device.
+    func device(_ id: String, request: HTTPRequest) async -> HTTPResponse {
         guard DeviceID.isValid(id) else {
             return failure(ProtocolError(.badRequest, "device id must be \(DeviceID.rule)"))
+        }
+        do throws(ProtocolError) {
+            if let claims = try authorize(request), !claims.maySubscribe(device: id) {
+                throw ProtocolError(.forbidden, "your token does not allow reading this device")
+            }
+        } catch {
+            return failure(error)
         }
         do {
             guard let last = try await environment.broker.lastKnown([id]).first else {
@@ -33,9 +49,30 @@ struct LocationRoutes {
         }
     }
 
+    /// The claims of the request's bearer token; nil when auth is off.
+    private func authorize(_ request: HTTPRequest) throws(ProtocolError) -> Claims? {
+        guard case .tokens(let authentication) = environment.access else { return nil }
+        guard let token = Credentials.bearerToken(request.authorization) else {
+            environment.metrics.authFailures["missing"]?.increment()
+            throw ProtocolError(.unauthorized, "send a token: Authorization: Bearer …")
+        }
+        do {
+            return try authentication.verify(token, Date())
+        } catch {
+            environment.metrics.authFailures[error.reason.rawValue]?.increment()
+            throw ProtocolError(.unauthorized, "token refused: \(error.message)")
+        }
+    }
+
     private func failure(_ error: ProtocolError) -> HTTPResponse {
         environment.metrics.count(error.code)
-        let status = error.code == .internal ? 503 : 400
+        let status =
+            switch error.code {
+            case .internal: 503
+            case .unauthorized: 401
+            case .forbidden: 403
+            default: 400
+            }
         return .json(status, #"{"code":\#(quoted(error.code.rawValue)),"message":\#(quoted(error.message))}"#)
     }
 

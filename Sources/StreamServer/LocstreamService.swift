@@ -40,7 +40,9 @@ struct LocstreamService: WebSocketServerDelegate {
             let session = StreamSession(
                 connectionID: connection.id.description, sink: ConnectionSink(connection: connection),
                 environment: environment)
-            await session.run(connection.messages.map { (bytes: $0.bytes, isBinary: $0.isBinary) })
+            await session.run(
+                connection.messages.map { (bytes: $0.bytes, isBinary: $0.isBinary) },
+                upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
         }
         logger.debug("connection closed", ["conn": connection.id, "peer_close": connection.peerClose?.code ?? 0])
     }
@@ -58,7 +60,7 @@ struct LocstreamService: WebSocketServerDelegate {
         case ("POST", "/v1/locations"):
             return await routes.publish(request)
         case ("GET", let path) where path.hasPrefix(Self.devicesPrefix):
-            return await routes.device(String(path.dropFirst(Self.devicesPrefix.count)))
+            return await routes.device(String(path.dropFirst(Self.devicesPrefix.count)), request: request)
         case (_, "/healthz"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/locations"):
             return .json(405, #"{"code":"method_not_allowed","message":"method not allowed on this path"}"#)
         default:

@@ -2,7 +2,19 @@ import OptionParsing
 
 /// Every option `stream-server` takes, in `--help` order.
 enum ServerOptionSpecs {
-    static let all: [OptionSpec] = listening + limits + streams + operations
+    static let all: [OptionSpec] = listening + access + limits + streams + operations
+
+    private static let access: [OptionSpec] = [
+        .value(
+            "auth", "MODE", default: "none", help: "none (anyone may do anything: local use only) or jwt (production)."),
+        .value("jwt-secret", "SECRET", secret: true, help: "HS256 shared secret (32 bytes or more)."),
+        .value("jwt-secret-file", "FILE", help: "File holding the HS256 secret (one trailing newline is ignored)."),
+        .value("jwt-public-key", "PEM", help: "RSA (RS256) or P-256 (ES256) public key file."),
+        .value("jwt-leeway", "SECONDS", default: "30", help: "Clock skew allowed on exp, nbf and iat."),
+        .value(
+            "auth-timeout", "SECONDS", default: "5", help: "Close (1008) a connection with no valid token this long."),
+        .value("token-warning", "SECONDS", default: "30", help: "Send 'token expiring' this long before exp."),
+    ]
 
     private static let listening: [OptionSpec] = [
         .value("config", "FILE", help: "A JSON object of option names and values; flags and LOCSTREAM_ variables win."),

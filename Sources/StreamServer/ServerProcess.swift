@@ -20,10 +20,12 @@ struct ServerProcess {
         }
         let environment = StreamSession.Environment(
             node: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
-            logger: logger.named("stream"), limits: settings.limits)
+            logger: logger.named("stream"), limits: settings.limits, access: settings.access)
         let service = LocstreamService(
             settings: settings, metrics: metrics, readiness: readiness, environment: environment)
-        let server = WebSocketServer(configuration: settings.transport, delegate: service)
+        var transport = settings.transport
+        transport.observer = TransportMetrics(registry: metrics.registry)
+        let server = WebSocketServer(configuration: transport, delegate: service)
         let port: Int
         do {
             port = try await server.start()

@@ -1,3 +1,4 @@
+import Auth
 import Foundation
 import Observability
 import OptionParsing
@@ -14,6 +15,7 @@ struct ServerSettings: Sendable {
     var allowedOrigins: Set<String>?
     var historySize = 100
     var limits = SessionLimits()
+    var access = AccessPolicy.open
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     /// Every option's value and source, secrets masked: `--print-config`.
@@ -32,6 +34,7 @@ struct ServerSettings: Sendable {
         }
         try readListening(options)
         try readLimits(options)
+        try readAccess(options)
         if let node = options.string("node") { self.node = node }
         historySize = try options.int("history-size", in: 0...100_000)
         shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
@@ -74,6 +77,36 @@ struct ServerSettings: Sendable {
         limits.publishRate = Double(try options.int("publish-rate", in: 1...10_000_000))
         limits.publishBurst = Double(try options.int("publish-burst", in: 1...10_000_000))
         limits.errorBudget = Double(try options.int("error-budget", in: 1...1_000_000))
+    }
+
+    private mutating func readAccess(_ options: ParsedOptions) throws(UsageError) {
+        guard try options.choice("auth", as: AuthMode.self) == .jwt else { return }
+        let sources = ["jwt-secret", "jwt-secret-file", "jwt-public-key"].filter { options.isSet($0) }
+        guard sources.count == 1, let source = sources.first else {
+            throw UsageError("--auth jwt needs exactly one of --jwt-secret, --jwt-secret-file or --jwt-public-key")
+        }
+        let key: JWTKey
+        do {
+            switch source {
+            case "jwt-secret": key = try JWTKey.secret(options.string(source) ?? "")
+            case "jwt-secret-file": key = try JWTKey.secretFile(atPath: options.string(source) ?? "")
+            default: key = try JWTKey.publicKeyFile(atPath: options.string(source) ?? "")
+            }
+        } catch {
+            throw UsageError("--\(source): \(error.message)")
+        }
+        let leeway = Duration.seconds(try options.int("jwt-leeway", in: 0...3600))
+        let verifier = JWTVerifier(key: key, leeway: leeway)
+        access = .tokens(
+            TokenAuthentication(
+                timeout: .seconds(try options.int("auth-timeout", in: 1...3600)),
+                warningLead: .seconds(try options.int("token-warning", in: 0...86400)), leeway: leeway,
+                verify: { token, now throws(AuthError) in try verifier.verify(token: token, now: now) }))
+    }
+
+    /// `--auth`: who may connect.
+    enum AuthMode: String, CaseIterable {
+        case none, jwt
     }
 
     /// The `--help` text.

@@ -98,8 +98,15 @@ final class LiveSocket {
         channel.peerClose.withLock { $0 = CloseRequest(code: code, reason: reason) }
     }
 
+    /// The close this side sent, if any.
+    private(set) var sentClose: CloseRequest?
+
+    /// The close code the connection ended with: sent, else received, else 1006.
+    var closeCode: UInt16 { sentClose?.code ?? channel.peerClose.withLock { $0?.code } ?? 1006 }
+
     /// Sets the close frame lws sends when the callback returns -1.
     func setCloseReason(_ close: CloseRequest) {
+        sentClose = close
         var reason = Array(close.reason.utf8.prefix(123))
         reason.withUnsafeMutableBufferPointer { reason in
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(close.code)), reason.baseAddress, reason.count)

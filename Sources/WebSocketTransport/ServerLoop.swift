@@ -187,7 +187,11 @@ final class ServerLoop: ServiceLoop {
             socket.setCloseReason(close)
             return -1
         }
-        if !batch.isEmpty, !writer.write(batch, to: socket.wsi, corked: !configuration.deflate) { return -1 }
+        if !batch.isEmpty {
+            guard writer.write(batch, to: socket.wsi, corked: !configuration.deflate) else { return -1 }
+            configuration.observer?.batchWritten(
+                frames: batch.count, bytes: batch.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })
+        }
         if more { lws_callback_on_writable(socket.wsi) }
         return 0
     }
@@ -195,6 +199,7 @@ final class ServerLoop: ServiceLoop {
     private func closed(_ id: ConnectionID) {
         guard let socket = sockets.removeValue(forKey: id) else { return }
         socket.closed()
+        configuration.observer?.connectionClosed(code: socket.closeCode)
         let remaining = socketsPerAddress[socket.remoteAddress, default: 1] - 1
         socketsPerAddress[socket.remoteAddress] = remaining > 0 ? remaining : nil
         openSockets.withLock { $0 -= 1 }

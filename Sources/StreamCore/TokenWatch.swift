@@ -1,0 +1,32 @@
+import Foundation
+import LocstreamProtocol
+
+/// The timers of an authenticated connection: the warning shortly before its token
+/// expires, and the 1008 close at expiry. A refresh replaces the watch; cancelling
+/// it stops both.
+struct TokenWatch {
+    /// Starts watching a token that expires at `expiresAt`.
+    static func start(expiresAt: Date, authentication: TokenAuthentication, sink: any FrameSink) -> Task<Void, Never> {
+        let remaining = Duration.seconds(expiresAt.timeIntervalSinceNow)
+        let warnIn = remaining - authentication.warningLead
+        let closeIn = remaining + authentication.leeway
+        return Task {
+            if warnIn > .zero { try? await Task.sleep(for: warnIn) }
+            guard !Task.isCancelled else { return }
+            sink.sendControl(ServerMessage.error(ProtocolError(.unauthorized, "token expiring")).encoded())
+            let untilClose = closeIn - max(warnIn, .zero)
+            if untilClose > .zero { try? await Task.sleep(for: untilClose) }
+            guard !Task.isCancelled else { return }
+            sink.close(code: 1008, reason: "token expired")
+        }
+    }
+
+    /// Closes the connection with 1008 unless cancelled (by a valid token) within `timeout`.
+    static func deadline(_ timeout: Duration, sink: any FrameSink) -> Task<Void, Never> {
+        Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            sink.close(code: 1008, reason: "no valid token in time")
+        }
+    }
+}

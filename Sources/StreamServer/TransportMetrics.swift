@@ -1,0 +1,29 @@
+import Observability
+import WebSocketTransport
+
+/// The transport's metrics: frames per corked write (the outbox depth at write time)
+/// and connections closed by close code.
+struct TransportMetrics: TransportObserver {
+    static let closeCodes: [UInt16] = [1000, 1001, 1002, 1006, 1007, 1008, 1009, 1011, 4008]
+
+    let framesPerWrite: Histogram
+    let closed: LabeledCounter
+
+    init(registry: MetricsRegistry) {
+        framesPerWrite = registry.histogram(
+            "outbox_frames_per_write", help: "Frames queued for a connection and sent in one write.",
+            bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
+        closed = registry.counter(
+            "connections_closed_total",
+            help: "WebSocket connections closed, by close code (other: any code not listed).",
+            label: "code", values: Self.closeCodes.map(String.init) + ["other"])
+    }
+
+    func batchWritten(frames: Int, bytes: Int) {
+        framesPerWrite.observe(Double(frames))
+    }
+
+    func connectionClosed(code: UInt16) {
+        (closed[String(code)] ?? closed["other"])?.increment()
+    }
+}

@@ -1,0 +1,9 @@
+/// Hears what the service thread does, for metrics. Called on the service thread:
+/// implementations must be quick and must not block (an atomic add, say).
+public protocol TransportObserver: Sendable {
+    /// One write carried `frames` queued frames, `bytes` on the wire.
+    func batchWritten(frames: Int, bytes: Int)
+    /// A WebSocket connection ended with `code`: the close code this side sent, else
+    /// the peer's, else 1006 (no close frame).
+    func connectionClosed(code: UInt16)
+}
