@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates
+APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates prometheus
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 

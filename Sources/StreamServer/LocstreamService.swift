@@ -32,7 +32,7 @@ struct LocstreamService: WebSocketServerDelegate {
         metrics.connections.add(1)
         defer { metrics.connections.add(-1) }
         let request = connection.request
-        logger.debug("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
+        logger.info("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
         switch request.path {
         case EchoEndpoint.path:
             await EchoEndpoint.serve(connection, metrics: metrics)
@@ -44,7 +44,6 @@ struct LocstreamService: WebSocketServerDelegate {
                 connection.messages.map { (bytes: $0.bytes, isBinary: $0.isBinary) },
                 upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
         }
-        logger.debug("connection closed", ["conn": connection.id, "peer_close": connection.peerClose?.code ?? 0])
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {

@@ -24,7 +24,7 @@ struct ServerProcess {
         let service = LocstreamService(
             settings: settings, metrics: metrics, readiness: readiness, environment: environment)
         var transport = settings.transport
-        transport.observer = TransportMetrics(registry: metrics.registry)
+        transport.observer = TransportMetrics(registry: metrics.registry, logger: logger)
         let server = WebSocketServer(configuration: transport, delegate: service)
         let port: Int
         do {

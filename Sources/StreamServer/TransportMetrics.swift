@@ -2,14 +2,16 @@ import Observability
 import WebSocketTransport
 
 /// The transport's metrics: frames per corked write (the outbox depth at write time)
-/// and connections closed by close code.
+/// and connections closed by close code, each close also logged.
 struct TransportMetrics: TransportObserver {
     static let closeCodes: [UInt16] = [1000, 1001, 1002, 1006, 1007, 1008, 1009, 1011, 4008]
 
     let framesPerWrite: Histogram
     let closed: LabeledCounter
+    let logger: Logger
 
-    init(registry: MetricsRegistry) {
+    init(registry: MetricsRegistry, logger: Logger) {
+        self.logger = logger
         framesPerWrite = registry.histogram(
             "outbox_frames_per_write", help: "Frames queued for a connection and sent in one write.",
             bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
@@ -23,7 +25,8 @@ struct TransportMetrics: TransportObserver {
         framesPerWrite.observe(Double(frames))
     }
 
-    func connectionClosed(code: UInt16) {
+    func connectionClosed(id: ConnectionID, remoteAddress: String, code: UInt16) {
         (closed[String(code)] ?? closed["other"])?.increment()
+        logger.info("connection closed", ["conn": id, "peer": remoteAddress, "code": code])
     }
 }

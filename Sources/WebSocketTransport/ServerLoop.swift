@@ -199,7 +199,7 @@ final class ServerLoop: ServiceLoop {
     private func closed(_ id: ConnectionID) {
         guard let socket = sockets.removeValue(forKey: id) else { return }
         socket.closed()
-        configuration.observer?.connectionClosed(code: socket.closeCode)
+        configuration.observer?.connectionClosed(id: id, remoteAddress: socket.remoteAddress, code: socket.closeCode)
         let remaining = socketsPerAddress[socket.remoteAddress, default: 1] - 1
         socketsPerAddress[socket.remoteAddress] = remaining > 0 ? remaining : nil
         openSockets.withLock { $0 -= 1 }

@@ -3,7 +3,7 @@
 public protocol TransportObserver: Sendable {
     /// One write carried `frames` queued frames, `bytes` on the wire.
     func batchWritten(frames: Int, bytes: Int)
-    /// A WebSocket connection ended with `code`: the close code this side sent, else
-    /// the peer's, else 1006 (no close frame).
-    func connectionClosed(code: UInt16)
+    /// WebSocket connection `id` from `remoteAddress` ended with `code`: the close code
+    /// this side sent, else the peer's, else 1006 (no close frame).
+    func connectionClosed(id: ConnectionID, remoteAddress: String, code: UInt16)
 }

@@ -61,3 +61,26 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.HTTPEndpointTests {
+    @Test("/metrics passes promtool check metrics after some traffic")
+    func promtoolAccepts() async throws {
+        let server = try await ServerHarness()
+        let socket = try RawWebSocket(port: server.port, path: "/v1/stream")
+        _ = try socket.readFrame()
+        try socket.send(text: "garbage")
+        _ = try socket.readFrame()
+        let body = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+        for name in [
+            "connections", "subscriptions", "hub_entries", "frames_sent_total", "frames_dropped_total",
+            "publish_total", "subscription_switches_total", "errors_total", "broker_up",
+        ] {
+            #expect(body.contains("# TYPE locstream_\(name) "), "\(name) is exposed")
+        }
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
+        try Data(body.utf8).write(to: input)
+        let check = try CommandResult.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "promtool check metrics < '\(input.path)'"])
+        #expect(check.status == 0, "promtool: \(check.stdout) \(check.stderr)")
+    }
+}
