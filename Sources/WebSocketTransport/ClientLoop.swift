@@ -128,15 +128,7 @@ final class ClientLoop: ServiceLoop {
     }
 
     private func write(_ client: ClientSocket) -> Int32 {
-        guard let socket = client.socket else { return 0 }
-        let (batch, close, more) = socket.nextWrite(byteBudget: 0)
-        if let close {
-            socket.setCloseReason(close)
-            return -1
-        }
-        if !batch.isEmpty, !writer.write(batch, to: socket.wsi, corked: false) { return -1 }
-        if more { lws_callback_on_writable(socket.wsi) }
-        return 0
+        client.socket?.writeNext(with: writer, byteBudget: 0, corked: false).result ?? 0
     }
 
     /// The connection ended (or never opened): report it and forget it.

@@ -58,9 +58,25 @@ final class LiveSocket {
         return close
     }
 
+    /// Answers WRITEABLE: writes the next batch with one `lws_write` (corked, or one
+    /// frame when not), or performs the pending close once the queue is empty. Returns
+    /// -1 when lws must close the connection, and what was written.
+    func writeNext(with writer: CorkedWriter, byteBudget: Int, corked: Bool) -> (
+        result: Int32, written: [OutboundFrame]
+    ) {
+        let (batch, close, more) = nextWrite(byteBudget: byteBudget)
+        if let close {
+            setCloseReason(close)
+            return (-1, [])
+        }
+        if !batch.isEmpty, !writer.write(batch, to: wsi, corked: corked) { return (-1, []) }
+        if more { lws_callback_on_writable(wsi) }
+        return (0, batch)
+    }
+
     /// Takes the next batch to write, or the close to perform once the queue is empty.
     /// `more` says whether another WRITEABLE is needed after this one.
-    func nextWrite(byteBudget: Int) -> (batch: [OutboundFrame], close: CloseRequest?, more: Bool) {
+    private func nextWrite(byteBudget: Int) -> (batch: [OutboundFrame], close: CloseRequest?, more: Bool) {
         channel.outbox.withLock { outbox in
             let batch = outbox.takeBatch(byteBudget: byteBudget)
             if batch.isEmpty, let close = outbox.pendingClose { return ([], close, false) }

@@ -182,18 +182,12 @@ final class ServerLoop: ServiceLoop {
 
     private func write(_ socket: LiveSocket) -> Int32 {
         let budget = configuration.deflate ? 0 : configuration.writeBatchBytes
-        let (batch, close, more) = socket.nextWrite(byteBudget: budget)
-        if let close {
-            socket.setCloseReason(close)
-            return -1
-        }
-        if !batch.isEmpty {
-            guard writer.write(batch, to: socket.wsi, corked: !configuration.deflate) else { return -1 }
+        let (result, written) = socket.writeNext(with: writer, byteBudget: budget, corked: !configuration.deflate)
+        if !written.isEmpty {
             configuration.observer?.batchWritten(
-                frames: batch.count, bytes: batch.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })
+                frames: written.count, bytes: written.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })
         }
-        if more { lws_callback_on_writable(socket.wsi) }
-        return 0
+        return result
     }
 
     private func closed(_ id: ConnectionID) {
