@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
         .target(name: "OptionParsing"),
+        .target(name: "ProcessLifecycle"),
         .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
@@ -23,12 +24,15 @@ let package = Package(
             name: "StreamServer",
             dependencies: [
                 "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "Locking", "Observability",
-                "OptionParsing",
+                "OptionParsing", "ProcessLifecycle",
             ]
         ),
         .executableTarget(
             name: "Client",
-            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing"]
+            dependencies: [
+                "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing",
+                "ProcessLifecycle",
+            ]
         ),
         .testTarget(name: "AuthTests", dependencies: ["Auth"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),

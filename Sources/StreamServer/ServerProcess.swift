@@ -1,5 +1,6 @@
 import Foundation
 import Observability
+import ProcessLifecycle
 import StreamCore
 import WebSocketTransport
 
@@ -40,7 +41,7 @@ struct ServerProcess {
                 "host": settings.transport.host, "port": port, "tls": settings.transport.usesTLS,
                 "node": settings.node, "echo": settings.enableEcho,
             ])
-        let signalName = await ShutdownSignals.wait()
+        let signalName = await TerminationSignals.wait() ?? "cancelled"
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
         readiness.enter(.draining)
         await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import LocstreamProtocol
+import ProcessLifecycle
 import WebSocketTransport
 
 /// `stream-client simulate`: drives a fleet of simulated vehicles and publishes their

@@ -1,5 +1,6 @@
 import Foundation
 import LocstreamProtocol
+import ProcessLifecycle
 import WebSocketTransport
 
 /// `stream-client subscribe`: prints a subscription's frames, switches it on stdin commands,
