@@ -12,6 +12,10 @@ public protocol Broker: Sendable {
     /// The last known position of each of `devices` that has one, in the given order.
     func lastKnown(_ devices: [String]) async throws(BrokerError) -> [EncodedLocation]
 
+    /// The last known position of every device whose last known position is inside
+    /// `area`, in no particular order: the snapshot of an area subscription.
+    func lastKnown(in area: GeoArea) async throws(BrokerError) -> [EncodedLocation]
+
     /// The updates of `device` after `seq`, oldest first, as far back as history
     /// reaches, and the device's current seq (0 when it never published).
     func replay(_ device: String, after seq: UInt64) async throws(BrokerError) -> Replay

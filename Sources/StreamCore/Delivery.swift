@@ -1,16 +1,43 @@
 import LocstreamProtocol
 import Observability
 
-/// Writes one subscription's location frames to its sink and counts what happened:
-/// sent, conflated for a slow peer, or the peer closed as a slow consumer.
+/// Writes one subscription's `loc` and `leave` frames to its sink and counts what
+/// happened: sent, conflated for a slow peer, or the peer closed as a slow consumer.
 struct Delivery: Sendable {
     let sink: any FrameSink
+    /// The subscription's id.
+    let sub: String
     /// `{"op":"loc","sub":"…",`, encoded once per subscription.
     let prefix: [UInt8]
     let generation: UInt64
     let metrics: StreamMetrics
     let logger: Logger
     let connectionID: String
+
+    init(
+        sink: any FrameSink, sub: String, generation: UInt64, metrics: StreamMetrics, logger: Logger,
+        connectionID: String
+    ) {
+        self.sink = sink
+        self.sub = sub
+        self.prefix = LocationFrame.prefix(sub: sub)
+        self.generation = generation
+        self.metrics = metrics
+        self.logger = logger
+        self.connectionID = connectionID
+    }
+
+    /// Sends `frame`; false when the subscription should stop sending.
+    func send(_ frame: FrameGate.Frame) -> Bool {
+        switch frame {
+        case .location(let update, let receivedAt): send(update, receivedAt: receivedAt)
+        case .leave(let device):
+            record(
+                sink.send(
+                    head: ServerMessage.leave(sub: sub, device: device).encoded(), body: [], key: device,
+                    generation: generation))
+        }
+    }
 
     /// Sends `update`, received by the hub at `receivedAt` (nil for snapshot and
     /// replay frames); false when the subscription should stop sending.
@@ -21,6 +48,11 @@ struct Delivery: Sendable {
             metrics.publishToSend.observe(
                 Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
+        return record(outcome)
+    }
+
+    /// Counts `outcome`; false when the subscription should stop sending.
+    private func record(_ outcome: SinkOutcome) -> Bool {
         switch outcome {
         case .queued:
             metrics.framesSent.increment()

@@ -3,10 +3,12 @@ import LocstreamProtocol
 
 /// The embedded, in-process broker: one node, no outside service.
 ///
-/// Per device it keeps the seq counter, the last known position and a bounded history.
-/// Publishing assigns seqs and fans out to the hub inside one critical section, so
-/// every subscriber sees each device's updates in seq order even when several
-/// publishers race on the same device.
+/// Per device it keeps the seq counter, the last known position and a bounded history,
+/// and a grid index of last-known positions for area snapshots. Publishing assigns
+/// seqs and fans out to the hub (with the device's previous position, so area
+/// subscriptions see enter, stay and leave) inside one critical section, so every
+/// subscriber sees each device's updates in seq order even when several publishers
+/// race on the same device.
 public final class LocalBroker: Broker {
     private struct Device {
         var seq: UInt64 = 0
@@ -14,25 +16,35 @@ public final class LocalBroker: Broker {
         var history: HistoryRing
     }
 
-    private let devices = Locked<[String: Device]>([:])
+    private struct State {
+        var devices: [String: Device] = [:]
+        var positions: PositionIndex
+    }
+
+    private let state: Locked<State>
     private let hub: Hub
     private let historySize: Int
 
-    /// A broker delivering to `hub`, keeping `historySize` updates per device.
-    public init(hub: Hub, historySize: Int) {
+    /// A broker delivering to `hub`, keeping `historySize` updates per device and
+    /// indexing positions on `grid`.
+    public init(hub: Hub, historySize: Int, grid: GeoGrid = GeoGrid()) {
         self.hub = hub
         self.historySize = historySize
+        state = Locked(State(positions: PositionIndex(grid: grid)))
     }
 
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
         let hub = self.hub
         let historySize = self.historySize
-        return devices.withLock { devices in
+        return state.withLock { state in
             locations.map { location in
+                let previous = state.devices[location.device]?.last?.location
                 let encoded = Self.record(
                     location,
-                    in: &devices[location.device, default: Device(history: HistoryRing(capacity: historySize))])
-                hub.deliver(encoded)
+                    in: &state.devices[location.device, default: Device(history: HistoryRing(capacity: historySize))])
+                state.positions.move(
+                    location.device, from: previous.map { ($0.lat, $0.lon) }, to: (location.lat, location.lon))
+                hub.deliver(encoded, previous: previous)
                 return encoded
             }
         }
@@ -50,12 +62,20 @@ public final class LocalBroker: Broker {
     }
 
     public func lastKnown(_ ids: [String]) async throws(BrokerError) -> [EncodedLocation] {
-        devices.withLock { devices in ids.compactMap { devices[$0]?.last } }
+        state.withLock { state in ids.compactMap { state.devices[$0]?.last } }
+    }
+
+    public func lastKnown(in area: GeoArea) async throws(BrokerError) -> [EncodedLocation] {
+        state.withLock { state in
+            state.positions.candidates(in: area).compactMap { state.devices[$0]?.last }.filter {
+                area.contains($0.location)
+            }
+        }
     }
 
     public func replay(_ id: String, after seq: UInt64) async throws(BrokerError) -> Replay {
-        devices.withLock { devices in
-            guard let device = devices[id] else { return Replay(updates: [], latestSeq: 0) }
+        state.withLock { state in
+            guard let device = state.devices[id] else { return Replay(updates: [], latestSeq: 0) }
             return Replay(updates: device.history.updates(after: seq), latestSeq: device.seq)
         }
     }

@@ -14,6 +14,7 @@ public final class LocationStream: AsyncSequence, Sendable {
         var buffer: [Publication] = []
         var waiter: CheckedContinuation<[Publication]?, Never>?
         var isFinished = false
+        var woken = false
     }
 
     private let state = Locked(State())
@@ -47,6 +48,18 @@ public final class LocationStream: AsyncSequence, Sendable {
         }
         waiter?.resume(returning: [update])
         if dropped > 0 { onConflate(dropped) }
+    }
+
+    /// Wakes the task with an empty batch (or, if it is busy, makes its next `next()`
+    /// return at once): a timer's way to let it send what thinning held back.
+    func wake() {
+        let waiter = state.withLock { state in
+            guard !state.isFinished else { return CheckedContinuation<[Publication]?, Never>?.none }
+            defer { state.waiter = nil }
+            state.woken = state.waiter == nil
+            return state.waiter
+        }
+        waiter?.resume(returning: [])
     }
 
     /// Ends the stream: the task's next `next()` returns nil.
@@ -91,9 +104,14 @@ public final class LocationStream: AsyncSequence, Sendable {
         state.withLock { state in
             if !state.buffer.isEmpty {
                 defer { state.buffer = [] }
+                state.woken = false
                 return .some(state.buffer)
             }
             if state.isFinished || Task.isCancelled { return .some(nil) }
+            if state.woken {
+                state.woken = false
+                return .some([])
+            }
             if let waiter { state.waiter = waiter }
             return nil
         }

@@ -9,6 +9,9 @@ public struct SessionLimits: Sendable {
     /// Bad requests a connection may send in a burst before it is closed with 1008;
     /// the budget refills at one per second.
     public var errorBudget = 20.0
+    /// The largest area an area subscription may cover, in square kilometres; larger is
+    /// `bad_request`. The default is about a 500 × 500 km region.
+    public var maxAreaKm2 = 250_000.0
 
     /// The defaults.
     public init() {}

@@ -59,7 +59,7 @@ public final class StreamSession {
         errorBudget = TokenBucket(capacity: environment.limits.errorBudget, refillPerSecond: 1)
         scope = SubscriptionScope(
             sink: sink, hub: environment.hub, broker: environment.broker, metrics: environment.metrics,
-            logger: environment.logger, connectionID: connectionID)
+            logger: environment.logger, connectionID: connectionID, maxAreaKm2: environment.limits.maxAreaKm2)
     }
 
     /// Serves `messages` until they end (the connection closed or the task was

@@ -18,7 +18,7 @@ import Observability
 public final class SubscriptionScope {
     private struct Running {
         let request: SubscribeRequest
-        let devices: [String]
+        let registration: HubRegistration
         let stream: LocationStream
         let task: Task<Void, Never>
     }
@@ -29,14 +29,18 @@ public final class SubscriptionScope {
     private let metrics: StreamMetrics
     private let logger: Logger
     private let connectionID: String
+    private let maxAreaKm2: Double
     private var running: Running?
     private var generation: UInt64 = 0
 
-    /// A scope writing to `sink`, subscribing through `hub` and reading from `broker`.
+    /// A scope writing to `sink`, subscribing through `hub` and reading from `broker`,
+    /// refusing areas larger than `maxAreaKm2` square kilometres.
     public init(
         sink: any FrameSink, hub: Hub, broker: any Broker, metrics: StreamMetrics,
-        logger: Logger = Logger(component: "stream"), connectionID: String = ""
+        logger: Logger = Logger(component: "stream"), connectionID: String = "",
+        maxAreaKm2: Double = SessionLimits().maxAreaKm2
     ) {
+        self.maxAreaKm2 = maxAreaKm2
         self.sink = sink
         self.hub = hub
         self.broker = broker
@@ -63,16 +67,14 @@ public final class SubscriptionScope {
             sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())
             return
         }
-        guard case .devices(let devices) = request.target else {
-            throw ProtocolError(.badRequest, "area subscriptions are not supported yet", failedOp: "subscribe")
-        }
+        let watch = try resolve(request.target)
         let stream = LocationStream { [metrics] in metrics.framesDropped["conflated"]?.increment(by: $0) }
-        hub.register(stream, for: devices)
+        let registration = hub.register(stream, for: watch)
         let opening: Opening
         do {
-            opening = try await Opening.read(request, devices: devices, from: broker)
+            opening = try await Opening.read(request, watching: watch, from: broker)
         } catch {
-            hub.unregister(stream, from: devices)
+            hub.unregister(registration)
             throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
         }
         let replaced = stopRunning()
@@ -81,13 +83,12 @@ public final class SubscriptionScope {
         let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: opening.frames.count)
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
-        let prefix = LocationFrame.prefix(sub: request.sub)
         let delivery = Delivery(
-            sink: sink, prefix: prefix, generation: generation, metrics: metrics, logger: logger,
+            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: logger,
             connectionID: connectionID)
         _ = opening.frames.allSatisfy { delivery.send($0) }
-        let task = Self.deliver(stream, with: delivery, alreadySent: opening.lastSent)
-        running = Running(request: request, devices: devices, stream: stream, task: task)
+        let task = SubscriptionTask.start(stream, with: delivery, gate: FrameGate(request, opening: opening))
+        running = Running(request: request, registration: registration, stream: stream, task: task)
         metrics.subscriptions.add(1)
     }
 
@@ -112,31 +113,32 @@ public final class SubscriptionScope {
     private func stopRunning() -> Bool {
         guard let running else { return false }
         running.task.cancel()
-        hub.unregister(running.stream, from: running.devices)
+        hub.unregister(running.registration)
         running.stream.finish()
         self.running = nil
         metrics.subscriptions.add(-1)
         return true
     }
 
-    /// The subscription task: iterate the stream, skip what the opening already sent,
-    /// and write each frame under this subscription's generation. It re-checks
-    /// cancellation after every await, and the sink refuses its frames the moment a
-    /// newer generation is current.
-    private static func deliver(
-        _ stream: LocationStream, with delivery: Delivery, alreadySent: [String: UInt64]
-    ) -> Task<Void, Never> {
-        Task {
-            var lastSent = alreadySent
-            for await batch in stream {
-                guard !Task.isCancelled else { return }
-                for publication in batch {
-                    let location = publication.update.location
-                    guard location.seq > lastSent[location.device, default: 0] else { continue }
-                    guard delivery.send(publication.update, receivedAt: publication.receivedAt) else { return }
-                    lastSent[location.device] = location.seq
-                }
+    /// What `target` watches, checked: an area must be valid and at most `maxAreaKm2`.
+    private func resolve(_ target: SubscriptionTarget) throws(ProtocolError) -> Watch {
+        switch target {
+        case .devices(let devices):
+            return .devices(devices)
+        case .area(let area):
+            let checked: GeoArea
+            do {
+                checked = try GeoArea(area)
+            } catch {
+                throw ProtocolError(.badRequest, "area: \(error.message)", failedOp: "subscribe")
             }
+            guard checked.squareKilometres <= maxAreaKm2 else {
+                throw ProtocolError(
+                    .badRequest,
+                    "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(maxAreaKm2)) km² are allowed",
+                    failedOp: "subscribe")
+            }
+            return .area(checked)
         }
     }
 }

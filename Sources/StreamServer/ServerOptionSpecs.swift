@@ -39,6 +39,8 @@ enum ServerOptionSpecs {
         .value("max-connections", "N", default: "10000", help: "WebSocket connections at once; past it, HTTP 503."),
         .value("max-connections-per-ip", "N", default: "10000", help: "WebSocket connections per remote address."),
         .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
+        .value(
+            "max-area-km2", "KM2", default: "250000", help: "Largest area of one area subscribe; more is bad_request."),
         .value("publish-rate", "PER_SECOND", default: "1000", help: "Locations one connection may publish per second."),
         .value("publish-burst", "N", default: "2000", help: "Locations one connection may publish in a burst."),
         .value(

@@ -94,7 +94,7 @@ extension EndToEnd {
                 ("not json", .badJSON), ("[1,2]", .badRequest), (#"{"op":"fly"}"#, .unknownOp),
                 (#"{"op":"subscribe","sub":"x"}"#, .badRequest), (#"{"op":"unsubscribe"}"#, .notSubscribed),
                 (#"{"op":"publish","loc":{"device":"a b","lat":1,"lon":1,"ts":1}}"#, .badRequest),
-                (#"{"op":"subscribe","sub":"x","area":{"bbox":[1,1,2,2]}}"#, .badRequest),
+                (#"{"op":"subscribe","sub":"x","area":{"bbox":[1,1,1,2]}}"#, .badRequest),
             ]
             for (text, code) in cases {
                 viewer.send(raw: text)

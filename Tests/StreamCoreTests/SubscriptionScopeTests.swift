@@ -72,12 +72,21 @@ struct SubscriptionScopeTests {
         #expect(await sink.wait { locs($0).count == 1 })
     }
 
-    @Test("an area subscription is refused until areas land, and the running one stays")
-    func areaRefused() async throws {
+    @Test("a degenerate or too large area is bad_request, and the running subscription stays")
+    func badAreaRefused() async throws {
         try await scope.subscribe(request("A", ["a"]))
-        let area = SubscribeRequest(sub: "B", target: .area(.bbox(minLon: 1, minLat: 1, maxLon: 2, maxLat: 2)))
-        await #expect(throws: ProtocolError.self) { try await scope.subscribe(area) }
-        #expect(scope.currentSub == "A")
+        let areas: [Area] = [
+            .bbox(minLon: 1, minLat: 1, maxLon: 1, maxLat: 2), .bbox(minLon: 1, minLat: 2, maxLon: 2, maxLat: 2),
+            .circle(lon: 0, lat: 0, radiusMeters: 0), .circle(lon: 0, lat: 91, radiusMeters: 10),
+            .bbox(minLon: -10, minLat: -10, maxLon: 10, maxLat: 10),
+        ]
+        for area in areas {
+            let refused = await #expect(throws: ProtocolError.self) {
+                try await scope.subscribe(SubscribeRequest(sub: "B", target: .area(area)))
+            }
+            #expect(refused?.code == .badRequest)
+        }
+        #expect(scope.currentSub == "A" && hub.entryCount == 1)
     }
 
     @Test("since replays history after the given seq; at or past the current seq nothing is replayed")

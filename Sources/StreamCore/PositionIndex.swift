@@ -1,0 +1,32 @@
+/// Which devices' last-known positions lie in which grid cell: what makes an area
+/// snapshot cost the devices in the covered cells, not every device the broker knows.
+///
+/// Moving a device costs two dictionary updates when it changes cell, nothing when it
+/// stays. Not thread-safe: the broker keeps it under its lock.
+struct PositionIndex {
+    let grid: GeoGrid
+    private var cells: [Int: Set<String>] = [:]
+
+    init(grid: GeoGrid) { self.grid = grid }
+
+    /// Records that `device` moved from `old` (nil: first position) to `new`.
+    mutating func move(_ device: String, from old: (lat: Double, lon: Double)?, to new: (lat: Double, lon: Double)) {
+        let newCell = grid.cell(lat: new.lat, lon: new.lon)
+        if let old {
+            let oldCell = grid.cell(lat: old.lat, lon: old.lon)
+            guard oldCell != newCell else { return }
+            cells[oldCell]?.remove(device)
+            if cells[oldCell]?.isEmpty == true { cells[oldCell] = nil }
+        }
+        cells[newCell, default: []].insert(device)
+    }
+
+    /// The devices in the cells `area` covers: a superset of those inside it.
+    func candidates(in area: GeoArea) -> [String] {
+        let cover = grid.cover(area)
+        guard cover.count <= cells.count else {
+            return cells.filter { cover.contains($0.key) }.flatMap(\.value)
+        }
+        return cover.cells.flatMap { cells[$0] ?? [] }
+    }
+}
