@@ -38,7 +38,8 @@ let package = Package(
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .testTarget(
-            name: "StreamCoreTests", dependencies: ["Auth", "StreamCore", "LocstreamProtocol", "Observability"]),
+            name: "StreamCoreTests",
+            dependencies: ["Auth", "Locking", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests", dependencies: ["Client", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
         .testTarget(

@@ -40,6 +40,9 @@ enum StreamClient {
             case .simulate:
                 let settings = try SimulateSettings(arguments: rest, environment: environment)
                 return await SimulateCommand(settings: settings).run()
+            case .bench:
+                let settings = try BenchSettings(arguments: rest, environment: environment)
+                return await BenchCommand(settings: settings).run()
             }
         } catch {
             Console.error("\(command.rawValue): \(error)")

@@ -3,6 +3,7 @@ enum Subcommand: String, CaseIterable, Sendable {
     case subscribe
     case publish
     case simulate
+    case bench
 
     /// One line for the top-level `--help`.
     var summary: String {
@@ -10,6 +11,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .subscribe: "Watch devices or an area and print their locations; switch with stdin commands."
         case .publish: "Publish one location and wait for the server's ack."
         case .simulate: "Drive N simulated vehicles around an area and publish their positions."
+        case .bench: "Load the server (fanout, churn, capacity, slow, storm) and report what it delivered."
         }
     }
 
@@ -19,6 +21,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .subscribe: SubscribeSettings.help
         case .publish: PublishSettings.help
         case .simulate: SimulateSettings.help
+        case .bench: BenchSettings.help
         }
     }
 }

@@ -5,8 +5,10 @@ import LocstreamProtocol
 ///
 /// The hub pushes into it from the publishing thread; the task takes everything that
 /// is ready in one `next()` (a batch), so a busy subscriber pays one wake-up for many
-/// frames. It is bounded: past `capacity` queued updates it conflates, dropping the
-/// oldest queued update of the same device (or the oldest of all), and counts that.
+/// frames. It is bounded: once `capacity` updates are queued, a new update of a device
+/// that is already queued takes that device's place (the newest wins, in O(1)), and a
+/// device not yet queued is appended, so the queue never holds more than `capacity`
+/// or one update per device, whichever is larger. Each replacement is counted.
 public final class LocationStream: AsyncSequence, Sendable {
     public typealias Element = [Publication]
 
@@ -15,6 +17,8 @@ public final class LocationStream: AsyncSequence, Sendable {
         var waiter: CheckedContinuation<[Publication]?, Never>?
         var isFinished = false
         var woken = false
+        /// Index in `buffer` of each device's queued update; kept only while full.
+        var positions: [String: Int]?
     }
 
     private let state = Locked(State())
@@ -36,18 +40,32 @@ public final class LocationStream: AsyncSequence, Sendable {
                 state.waiter = nil
                 return (waiter, 0)
             }
-            var dropped = 0
-            if state.buffer.count >= capacity {
-                let device = update.update.location.device
-                let index = state.buffer.firstIndex { $0.update.location.device == device } ?? 0
-                state.buffer.remove(at: index)
-                dropped = 1
+            guard state.buffer.count >= capacity else {
+                state.buffer.append(update)
+                return (nil, 0)
             }
-            state.buffer.append(update)
-            return (nil, dropped)
+            return (nil, Self.conflate(update, into: &state))
         }
         waiter?.resume(returning: [update])
         if dropped > 0 { onConflate(dropped) }
+    }
+
+    /// Puts `update` in place of its device's queued update, or appends it; returns
+    /// how many updates were dropped (0 or 1).
+    private static func conflate(_ update: Publication, into state: inout State) -> Int {
+        let device = update.update.location.device
+        if state.positions == nil {
+            var positions: [String: Int] = [:]
+            for (index, queued) in state.buffer.enumerated() { positions[queued.update.location.device] = index }
+            state.positions = positions
+        }
+        if let index = state.positions?[device] {
+            state.buffer[index] = update
+            return 1
+        }
+        state.positions?[device] = state.buffer.count
+        state.buffer.append(update)
+        return 0
     }
 
     /// Wakes the task with an empty batch (or, if it is busy, makes its next `next()`
@@ -103,7 +121,10 @@ public final class LocationStream: AsyncSequence, Sendable {
     private func take(orWait waiter: CheckedContinuation<[Publication]?, Never>?) -> [Publication]?? {
         state.withLock { state in
             if !state.buffer.isEmpty {
-                defer { state.buffer = [] }
+                defer {
+                    state.buffer = []
+                    state.positions = nil
+                }
                 state.woken = false
                 return .some(state.buffer)
             }

@@ -197,7 +197,7 @@ struct OptionParsingTests {
         for command in Subcommand.allCases {
             #expect(StreamClient.help.contains(command.rawValue))
         }
-        #expect(!StreamClient.help.contains("bench"))
+
         for spec in SubscribeSettings.specs { #expect(SubscribeSettings.help.contains("--\(spec.name)")) }
     }
 }
