@@ -110,3 +110,33 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.ClientCommandTests {
+    @Test("bench: a small bounded churn run reports every field, with zero stale frames")
+    func benchChurn() async throws {
+        let server = try await ServerHarness(ServerHarness.floodLimits)
+        let result = try CommandResult.run(
+            ServerHarness.binDirectory.appendingPathComponent("stream-client"),
+            [
+                "bench", server.url("/v1/stream"), "--scenario", "churn", "--subscribers", "20", "--devices", "10",
+                "--per-subscriber", "3", "--rate", "500", "--switch-ms", "200", "--duration", "2",
+                "--server-pid", "\(server.pid)",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = result.stdout.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for field in [
+            "scenario", "conditions", "delivered_fps", "expected_fps", "latency_ms", "missing", "seq_gaps",
+            "out_of_order", "duplicates", "stale_after_ack", "switch_ack_ms", "connects_per_s", "errors",
+            "disconnects", "server_cpu_percent", "server_rss_kib",
+        ] {
+            #expect(report[field] != nil, "\(field) in the bench report")
+        }
+        #expect(report["stale_after_ack"] as? Int == 0)
+        #expect((report["delivered_fps"] as? Double ?? 0) > 0)
+        let usage = try CommandResult.run(
+            ServerHarness.binDirectory.appendingPathComponent("stream-client"),
+            ["bench", server.url("/v1/stream"), "--scenario", "sideways"])
+        #expect(usage.status == 2 && usage.stderr.contains("--scenario"))
+    }
+}
