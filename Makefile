@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates prometheus \
-  haproxy docker-compose systemd strace python3-yaml python3-venv binutils
+  haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
@@ -31,9 +31,19 @@ build: deps
 release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
-## Build and run the server on its embedded default, on port $(PORT).
+## Build and run the server on its embedded default, on port $(PORT), with a simulator
+## driving 300 devices; the live map is at http://127.0.0.1:$(PORT)/. Ctrl-C stops both.
 run: release
-	.build/release/stream-server --port $(PORT)
+	@server=; sim=; \
+	trap 'kill $$sim $$server 2>/dev/null; wait $$sim $$server 2>/dev/null; exit 0' INT TERM; \
+	.build/release/stream-server --port $(PORT) & server=$$!; \
+	for i in $$(seq 100); do \
+		(exec 3<>/dev/tcp/127.0.0.1/$(PORT)) 2>/dev/null && break; \
+		kill -0 $$server 2>/dev/null || exit 1; sleep 0.1; \
+	done; \
+	.build/release/stream-client simulate ws://127.0.0.1:$(PORT) --devices 300 --rate 1 & sim=$$!; \
+	echo "Open http://127.0.0.1:$(PORT)/ to see the live map"; \
+	wait $$server; status=$$?; kill $$sim 2>/dev/null; wait $$sim 2>/dev/null; exit $$status
 
 ## Build (warnings are errors) and pass every test.
 test: deps deploy-tools

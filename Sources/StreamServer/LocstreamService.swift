@@ -49,6 +49,8 @@ struct LocstreamService: WebSocketServerDelegate {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let routes = LocationRoutes(environment: environment)
         switch (request.method, request.path) {
+        case ("GET", let path) where MapPage.paths.contains(path):
+            return MapPage.response
         case ("GET", "/healthz"):
             return .json(200, #"{"status":"ok"}"#)
         case ("GET", "/readyz"):

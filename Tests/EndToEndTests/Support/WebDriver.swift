@@ -1,0 +1,168 @@
+import Foundation
+
+/// A headless Chromium driven through `chromedriver` over the W3C WebDriver protocol
+/// (plain HTTP and JSON on loopback), with no Selenium in between.
+///
+/// `start` launches `chromedriver` on a free port and opens one session; `quit` ends
+/// both. Every request is bounded by a socket timeout. The driver process is killed
+/// when the object goes away.
+final class WebDriver {
+    /// Where the driver and browser live, if installed (Debian `chromium-driver`, `chromium`).
+    static let chromedriverPath = "/usr/bin/chromedriver"
+    static let chromiumPath = "/usr/bin/chromium"
+
+    /// Whether both executables are installed.
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: chromedriverPath)
+            && FileManager.default.isExecutableFile(atPath: chromiumPath)
+    }
+
+    private let process: Process
+    private let output: ProcessOutput
+    private let port: Int
+    private var session: String?
+
+    /// Starts `chromedriver` and a headless browser session with a `width` × `height` window.
+    init(width: Int = 1280, height: Int = 800) async throws {
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
+        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        output = ProcessOutput(reading: pipe)
+        try process.run()
+        guard await output.firstLine(containing: "started successfully", within: .seconds(20)) != nil else {
+            kill(process.processIdentifier, SIGKILL)
+            throw WebDriverError.driverDidNotStart(output.text)
+        }
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": Self.chromiumPath,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=\(width),\(height)", "--no-first-run", "--no-default-browser-check",
+                        ],
+                    ],
+                    "goog:loggingPrefs": ["browser": "ALL"],
+                ] as [String: Any]
+            ]
+        ]
+        let value = try request("POST", "/session", capabilities, timeout: 60)
+        guard let object = value as? [String: Any], let id = object["sessionId"] as? String else {
+            throw WebDriverError.protocolError("no sessionId in \(String(describing: value))")
+        }
+        session = id
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Opens `url` and waits for its load event.
+    func navigate(to url: String) throws {
+        _ = try request("POST", try sessionPath("/url"), ["url": url], timeout: 60)
+    }
+
+    /// Runs `script` (a function body; `return` gives the result) in the page and
+    /// returns its JSON-decoded result.
+    func execute(_ script: String, _ arguments: [Any] = []) throws -> Any {
+        try request("POST", try sessionPath("/execute/sync"), ["script": script, "args": arguments])
+    }
+
+    /// Polls `script` every 100 ms until `condition` holds for its result, for at most
+    /// `timeout`; returns the last result and whether the condition held.
+    func wait(
+        for script: String, within timeout: Duration, until condition: (Any) -> Bool
+    ) async throws -> (value: Any, met: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var value = try execute(script)
+        while !condition(value) {
+            guard ContinuousClock.now < deadline else { return (value, false) }
+            try await Task.sleep(for: .milliseconds(100))
+            value = try execute(script)
+        }
+        return (value, true)
+    }
+
+    /// A PNG of the viewport.
+    func screenshot() throws -> Data {
+        let value = try request("GET", try sessionPath("/screenshot"), nil)
+        guard let base64 = value as? String, let data = Data(base64Encoded: base64) else {
+            throw WebDriverError.protocolError("screenshot was not base64")
+        }
+        return data
+    }
+
+    /// The browser console entries since the last call, as (level, message), if the
+    /// driver supports the legacy log endpoint; nil otherwise.
+    func browserLog() -> [(level: String, message: String)]? {
+        guard let path = try? sessionPath("/se/log"),
+            let value = try? request("POST", path, ["type": "browser"]),
+            let entries = value as? [[String: Any]]
+        else { return nil }
+        return entries.map { (($0["level"] as? String) ?? "", ($0["message"] as? String) ?? "") }
+    }
+
+    /// Ends the session and stops the driver.
+    func quit() {
+        if let path = try? sessionPath("") { _ = try? request("DELETE", path, nil, timeout: 20) }
+        session = nil
+        if process.isRunning { process.terminate() }
+    }
+
+    private func sessionPath(_ suffix: String) throws -> String {
+        guard let session else { throw WebDriverError.protocolError("no session") }
+        return "/session/\(session)\(suffix)"
+    }
+
+    /// One WebDriver command: `body` as JSON, the reply's `value` (or its error) back.
+    private func request(_ method: String, _ path: String, _ body: [String: Any]?, timeout: Int = 30) throws -> Any {
+        let socket = try RawSocket(port: port, timeout: timeout)
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        head += "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(payload.count)\r\n\r\n"
+        try socket.send(Array(head.utf8) + Array(payload))
+        let header = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+        let lengthLine = header.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let length = lengthLine.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        let bytes = try length.map { try socket.read(exactly: $0) } ?? socket.readToEnd()
+        let reply = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        guard let object = reply as? [String: Any] else { throw WebDriverError.protocolError("reply not an object") }
+        let value = object["value"] ?? NSNull()
+        if let error = value as? [String: Any], let code = error["error"] as? String {
+            throw WebDriverError.command(method + " " + path, code, (error["message"] as? String) ?? "")
+        }
+        return value
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw WebDriverError.protocolError("socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw WebDriverError.protocolError("bind") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// What went wrong talking to the driver.
+    enum WebDriverError: Error {
+        case driverDidNotStart(String)
+        case protocolError(String)
+        case command(String, String, String)
+    }
+}
