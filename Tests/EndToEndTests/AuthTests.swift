@@ -11,11 +11,8 @@ extension EndToEnd {
         private func expectError(
             _ client: StreamTestClient, _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation
         ) async {
-            guard case .error(let error)? = await client.next() else {
-                Issue.record("expected \(code)", sourceLocation: sourceLocation)
-                return
-            }
-            #expect(error.code == code, sourceLocation: sourceLocation)
+            let error = await client.nextError(sourceLocation: sourceLocation)
+            #expect(error?.code == code, sourceLocation: sourceLocation)
         }
 
         @Test("until a valid auth, only ping works; then rights apply per device, for subscribe and publish")

@@ -45,11 +45,8 @@ extension EndToEnd {
             greedy.send(.publish((0..<20).map { testLocation("g-\($0)") }, ack: true))
             #expect(await greedy.next() == .published(count: 20))
             greedy.send(.publish((0..<5).map { testLocation("g-\($0)") }, ack: true))
-            guard case .error(let error)? = await greedy.next() else {
-                Issue.record("expected rate_limited")
-                return
-            }
-            #expect(error.code == .rateLimited && error.failedOp == "publish")
+            let error = await greedy.nextError()
+            #expect(error?.code == .rateLimited && error?.failedOp == "publish")
             let polite = try await StreamTestClient(client, url: server.url("/v1/stream"))
             polite.send(.publish([testLocation("p-1")], ack: true))
             #expect(await polite.next() == .published(count: 1))
@@ -80,11 +77,8 @@ extension EndToEnd {
             let client = try await WebSocketClient.start()
             let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
             viewer.send(subscribe("A", ["a", "b", "c", "d"]))
-            guard case .error(let error)? = await viewer.next() else {
-                Issue.record("expected too_large")
-                return
-            }
-            #expect(error.code == .tooLarge)
+            let error = await viewer.nextError()
+            #expect(error?.code == .tooLarge)
             viewer.send(subscribe("A", ["a", "b", "c"]))
             #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
             await client.shutdown()

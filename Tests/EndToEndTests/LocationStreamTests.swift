@@ -70,11 +70,8 @@ extension EndToEnd {
             viewer.send(subscribe("A", ["veh-1"]))
             #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
             viewer.send(subscribe("A", ["veh-2"]))
-            guard case .error(let error)? = await viewer.next() else {
-                Issue.record("expected an error")
-                return
-            }
-            #expect(error.code == .subIdReused && error.failedOp == "subscribe")
+            let error = await viewer.nextError()
+            #expect(error?.code == .subIdReused && error?.failedOp == "subscribe")
             publisher.send(.publish([testLocation("veh-2"), testLocation("veh-1")], ack: false))
             guard case .loc("A", let location)? = await viewer.next() else {
                 Issue.record("the running subscription must continue")
@@ -98,11 +95,8 @@ extension EndToEnd {
             ]
             for (text, code) in cases {
                 viewer.send(raw: text)
-                guard case .error(let error)? = await viewer.next() else {
-                    Issue.record("no error for \(text)")
-                    continue
-                }
-                #expect(error.code == code, "\(text)")
+                let error = await viewer.nextError()
+                #expect(error?.code == code, "\(text)")
             }
             viewer.connection.send(OutboundFrame(opcode: .binary, body: [1, 2, 3]))
             if case .error(let error)? = await viewer.next() { #expect(error.code == .badRequest) }
@@ -120,11 +114,8 @@ extension EndToEnd {
                 raw:
                     #"{"op":"publish","ack":true,"locs":[{"device":"ok","lat":1,"lon":1,"ts":1},{"device":"ok","lat":91,"lon":1,"ts":1}]}"#
             )
-            guard case .error(let error)? = await publisher.next() else {
-                Issue.record("expected an error")
-                return
-            }
-            #expect(error.code == .badRequest && error.message.contains("[1]"))
+            let error = await publisher.nextError()
+            #expect(error?.code == .badRequest && error?.message.contains("[1]") == true)
             let missing = try RawHTTPResponse.fetch(port: server.port, path: "/v1/devices/ok")
             #expect(missing.status == 404)
             await client.shutdown()

@@ -1,5 +1,6 @@
 import Foundation
 import LocstreamProtocol
+import Testing
 import WebSocketTransport
 
 /// A protocol-speaking test client on the project's lws client: it sends
@@ -34,6 +35,18 @@ final class StreamTestClient {
     func next(within timeout: Duration = .seconds(5)) async -> ServerMessage? {
         guard let message = await nextRaw(within: timeout) else { return nil }
         return try? ServerMessage.decode(message.bytes)
+    }
+
+    /// The next frame, which must be an `error`: records an issue and returns nil otherwise.
+    func nextError(within timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async
+        -> ProtocolError?
+    {
+        let frame = await next(within: timeout)
+        guard case .error(let error)? = frame else {
+            Issue.record("expected an error frame, got \(String(describing: frame))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
     }
 
     /// The next message as received; nil on timeout or at the end.
