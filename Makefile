@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl ca-certificates prometheus \
+APT_PACKAGES := libwebsockets-dev libssl-dev libhiredis-dev redis-server redis-tools pkg-config openssl ca-certificates prometheus \
   haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080

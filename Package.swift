@@ -12,6 +12,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis"),
         .target(name: "Auth", dependencies: ["COpenSSL"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
@@ -20,11 +21,14 @@ let package = Package(
         .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
+        .target(
+            name: "RedisBroker",
+            dependencies: ["CHiredis", "COpenSSL", "Locking", "LocstreamProtocol", "Observability", "StreamCore"]),
         .executableTarget(
             name: "StreamServer",
             dependencies: [
-                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "Locking", "Observability",
-                "OptionParsing", "ProcessLifecycle",
+                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker", "Locking",
+                "Observability", "OptionParsing", "ProcessLifecycle",
             ]
         ),
         .executableTarget(
@@ -40,6 +44,8 @@ let package = Package(
         .testTarget(
             name: "StreamCoreTests",
             dependencies: ["Auth", "Locking", "StreamCore", "LocstreamProtocol", "Observability"]),
+        .testTarget(
+            name: "RedisBrokerTests", dependencies: ["RedisBroker", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests", dependencies: ["Client", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
         .testTarget(

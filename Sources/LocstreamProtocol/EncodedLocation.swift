@@ -16,6 +16,12 @@ public struct EncodedLocation: Sendable {
         body = writer.finish()
     }
 
+    /// A location and its body, already known to match.
+    init(location: Location, body: [UInt8]) {
+        self.location = location
+        self.body = body
+    }
+
     /// The complete `loc` frame for the subscription whose prefix is given.
     public func frame(prefix: [UInt8]) -> [UInt8] {
         prefix + body

@@ -17,12 +17,13 @@ struct JSONObjectWriter {
     }
 
     /// Starts with nothing written: the members continue an object opened elsewhere
-    /// (the body of a `loc` frame), or `openBrace` writes the `{`.
-    init(openBrace: Bool, capacity: Int = 128) {
+    /// (the body of a `loc` frame), or `openBrace` writes the `{`. `afterMember` says
+    /// members were already written before these, so the first needs a comma.
+    init(openBrace: Bool, afterMember: Bool = false, capacity: Int = 128) {
         bytes = []
         bytes.reserveCapacity(capacity)
         if openBrace { bytes.append(.openBrace) }
-        needsComma = false
+        needsComma = afterMember
     }
 
     /// Writes `"key":`, preceded by a comma when needed.

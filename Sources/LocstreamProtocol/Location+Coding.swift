@@ -46,11 +46,21 @@ extension Location {
 
     /// Writes the location's members, in the order PROTOCOL.md shows them.
     func appendMembers(to writer: inout JSONObjectWriter, includingSeq: Bool) {
+        appendMembersBeforeSeq(to: &writer)
+        if includingSeq { writer.integer("seq", seq) }
+        appendMembersAfterSeq(to: &writer)
+    }
+
+    /// Writes the members that come before `seq`.
+    func appendMembersBeforeSeq(to writer: inout JSONObjectWriter) {
         writer.string("device", device)
         writer.number("lat", lat)
         writer.number("lon", lon)
         writer.integer("ts", ts)
-        if includingSeq { writer.integer("seq", seq) }
+    }
+
+    /// Writes the members that come after `seq`.
+    func appendMembersAfterSeq(to writer: inout JSONObjectWriter) {
         if let speed { writer.number("speed", speed) }
         if let heading { writer.number("heading", heading) }
         if let acc { writer.number("acc", acc) }

@@ -28,24 +28,39 @@ struct AreaIndex {
     /// The number of area subscriptions registered.
     var count: Int { covers.count }
 
-    /// Registers `stream` on every cell `area` covers; returns its id for `remove`.
-    mutating func insert(_ stream: LocationStream, area: GeoArea) -> UInt64 {
+    /// Registers `stream` on every cell `area` covers. Returns its id for `remove`, and
+    /// the cells that had no area registered before.
+    mutating func insert(_ stream: LocationStream, area: GeoArea) -> (id: UInt64, firstCells: [Int]) {
         nextID += 1
         let watcher = Watcher(id: nextID, area: area, cover: grid.cover(area), stream: stream)
         covers[watcher.id] = watcher.cover
-        for cell in watcher.cover.cells { cells[cell, default: []].append(watcher) }
-        return watcher.id
+        var firstCells: [Int] = []
+        for cell in watcher.cover.cells {
+            if cells[cell] == nil { firstCells.append(cell) }
+            cells[cell, default: []].append(watcher)
+        }
+        return (watcher.id, firstCells)
     }
 
-    /// Removes the area subscription `id` from every cell it covered.
-    mutating func remove(_ id: UInt64) {
-        guard let cover = covers.removeValue(forKey: id) else { return }
+    /// Removes the area subscription `id` from every cell it covered; returns the cells
+    /// left with no area registered.
+    mutating func remove(_ id: UInt64) -> [Int] {
+        guard let cover = covers.removeValue(forKey: id) else { return [] }
+        var lastCells: [Int] = []
         for cell in cover.cells {
             guard var watchers = cells[cell], let index = watchers.firstIndex(where: { $0.id == id }) else { continue }
             watchers.remove(at: index)
             cells[cell] = watchers.isEmpty ? nil : watchers
+            if watchers.isEmpty { lastCells.append(cell) }
         }
+        return lastCells
     }
+
+    /// Whether some area is registered on `cell`.
+    func isWatched(_ cell: Int) -> Bool { cells[cell] != nil }
+
+    /// Every cell some area is registered on.
+    var watchedCells: [Int] { Array(cells.keys) }
 
     /// What each affected area subscription gets when a device moves from `old` (nil
     /// for its first position) to `new`: `.location` while inside, `.leave` on exit.

@@ -20,10 +20,11 @@ public protocol Broker: Sendable {
     /// reaches, and the device's current seq (0 when it never published).
     func replay(_ device: String, after seq: UInt64) async throws(BrokerError) -> Replay
 
-    /// This node starts (`true`) or stops (`false`) having local subscribers of `device`.
-    /// A broker that shares publications between nodes subscribes upstream on the first
-    /// and drops it on the last; the local broker needs nothing.
-    func setInterest(in device: String, _ interested: Bool)
+    /// Returns once every subject the hub watched when it was called is subscribed
+    /// upstream, so a read that follows cannot miss an update published after it. A
+    /// subscription calls it between registering with the hub and reading its opening.
+    /// The local broker, fed by the hub directly, returns at once.
+    func confirmInterest() async throws(BrokerError)
 
     /// Whether the broker can serve requests now (`/readyz`, `broker_up`).
     var isReachable: Bool { get }

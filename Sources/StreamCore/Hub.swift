@@ -7,9 +7,12 @@ import LocstreamProtocol
 /// every stream watching its device: one dictionary lookup and one push per
 /// subscriber, with no actor hop. Area subscriptions sit in an `AreaIndex` under the
 /// same lock and are matched in the same call, so a device's updates reach device and
-/// area subscribers alike in seq order. When the first local subscriber of a device
-/// arrives or the last one leaves, the hub tells `interestChanged`, so a shared broker
-/// holds one upstream subscription per device however many clients watch it.
+/// area subscribers alike in seq order.
+///
+/// When the first local subscriber of a subject (a device, or a grid cell an area
+/// covers) arrives or the last one leaves, the hub tells `interestChanged`, inside its
+/// lock, so a shared broker that then asks `isWatched` sees every change in order and
+/// holds one upstream subscription per subject however many clients watch it.
 public final class Hub: Sendable {
     private struct Registry {
         var streams: [String: [LocationStream]] = [:]
@@ -17,12 +20,16 @@ public final class Hub: Sendable {
         var areas: AreaIndex
     }
 
+    /// The grid areas are indexed on; a shared broker names cell channels by it.
+    public let grid: GeoGrid
     private let registry: Locked<Registry>
-    private let interestChanged: @Sendable (_ device: String, _ interested: Bool) -> Void
+    private let interestChanged: @Sendable (Subject) -> Void
 
-    /// A hub indexing areas on `grid` that reports first/last interest in a device to
-    /// `interestChanged`.
-    public init(grid: GeoGrid = GeoGrid(), interestChanged: @escaping @Sendable (String, Bool) -> Void = { _, _ in }) {
+    /// A hub indexing areas on `grid` that reports each subject gaining its first or
+    /// losing its last local subscriber to `interestChanged`. That runs under the hub's
+    /// lock, so it must only note the subject and return.
+    public init(grid: GeoGrid = GeoGrid(), interestChanged: @escaping @Sendable (Subject) -> Void = { _ in }) {
+        self.grid = grid
         registry = Locked(Registry(areas: AreaIndex(grid: grid)))
         self.interestChanged = interestChanged
     }
@@ -34,53 +41,80 @@ public final class Hub: Sendable {
             register(stream, for: devices)
             return .devices(devices, stream)
         case .area(let area):
-            return .area(registry.withLock { $0.areas.insert(stream, area: area) })
+            return .area(
+                registry.withLock { registry in
+                    let (id, firstCells) = registry.areas.insert(stream, area: area)
+                    for cell in firstCells { interestChanged(.cell(cell)) }
+                    return id
+                })
         }
     }
 
     /// Removes what `register` added.
     func unregister(_ registration: HubRegistration) {
         switch registration {
-        case .devices(let devices, let stream): unregister(stream, from: devices)
-        case .area(let id): registry.withLock { $0.areas.remove(id) }
+        case .devices(let devices, let stream):
+            unregister(stream, from: devices)
+        case .area(let id):
+            registry.withLock { registry in
+                for cell in registry.areas.remove(id) { interestChanged(.cell(cell)) }
+            }
         }
     }
 
     /// Registers `stream` for each of `devices`.
     public func register(_ stream: LocationStream, for devices: [String]) {
-        let firsts = registry.withLock { registry in
-            devices.filter { device in
+        registry.withLock { registry in
+            for device in devices {
                 registry.deviceEntries += 1
-                let first = registry.streams[device] == nil
+                if registry.streams[device] == nil { interestChanged(.device(device)) }
                 registry.streams[device, default: []].append(stream)
-                return first
             }
         }
-        for device in firsts { interestChanged(device, true) }
     }
 
     /// Removes `stream` from each of `devices`.
     public func unregister(_ stream: LocationStream, from devices: [String]) {
-        let lasts = registry.withLock { registry in
-            devices.filter { device in
+        registry.withLock { registry in
+            for device in devices {
                 guard var streams = registry.streams[device],
                     let index = streams.firstIndex(where: { $0 === stream })
-                else { return false }
+                else { continue }
                 streams.remove(at: index)
                 registry.deviceEntries -= 1
                 registry.streams[device] = streams.isEmpty ? nil : streams
-                return streams.isEmpty
+                if streams.isEmpty { interestChanged(.device(device)) }
             }
         }
-        for device in lasts { interestChanged(device, false) }
+    }
+
+    /// Whether some local subscriber watches `subject` now.
+    public func isWatched(_ subject: Subject) -> Bool {
+        registry.withLock { registry in
+            switch subject {
+            case .device(let device): registry.streams[device] != nil
+            case .cell(let cell): registry.areas.isWatched(cell)
+            }
+        }
+    }
+
+    /// Every subject some local subscriber watches now.
+    public var watchedSubjects: [Subject] {
+        registry.withLock { registry in
+            registry.streams.keys.map(Subject.device) + registry.areas.watchedCells.map(Subject.cell)
+        }
     }
 
     /// Pushes `update` to every stream watching its device, and to every area
     /// subscription it enters, stays in or leaves, given the device's `previous`
-    /// position (nil when it had none). Call it in the broker's per-device order.
-    public func deliver(_ update: EncodedLocation, previous: Location? = nil) {
-        let (streams, areaMatches) = registry.withLock {
-            ($0.streams[update.location.device] ?? [], $0.areas.matches(old: previous, new: update.location))
+    /// position (nil when it had none); `audience` narrows that to one of the two.
+    /// Call it in the broker's per-device order.
+    public func deliver(_ update: EncodedLocation, previous: Location? = nil, to audience: Audience = .everyone) {
+        let (streams, areaMatches) = registry.withLock { registry in
+            (
+                audience == .areaWatchers ? [] : registry.streams[update.location.device] ?? [],
+                audience == .deviceWatchers ? [] : registry.areas.matches(old: previous, new: update.location)
+            )
         }
         guard !streams.isEmpty || !areaMatches.isEmpty else { return }
         let receivedAt = ContinuousClock.now

@@ -80,7 +80,7 @@ public final class LocalBroker: Broker {
         }
     }
 
-    public func setInterest(in device: String, _ interested: Bool) {}
+    public func confirmInterest() async throws(BrokerError) {}
 
     public var isReachable: Bool { true }
 }

@@ -72,6 +72,7 @@ public final class SubscriptionScope {
         let registration = hub.register(stream, for: watch)
         let opening: Opening
         do {
+            try await broker.confirmInterest()
             opening = try await Opening.read(request, watching: watch, from: broker)
         } catch {
             hub.unregister(registration)

@@ -54,7 +54,16 @@ enum ServerOptionSpecs {
     ]
 
     private static let streams: [OptionSpec] = [
-        .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since.")
+        .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
+        .value(
+            "broker", "KIND", default: "local",
+            help: "local (embedded, one node) or redis (several nodes share one stream through --redis-url)."),
+        .value(
+            "redis-url", "URL", default: "redis://127.0.0.1:6379/0", secret: true,
+            help: "redis://[[user]:password@]host[:port][/db] for --broker redis."),
+        .value(
+            "redis-timeout-ms", "MS", default: "2000",
+            help: "A Redis read or write slower than this fails (publishers get 'internal') and reconnects."),
     ]
 
     private static let operations: [OptionSpec] = [

@@ -1,6 +1,7 @@
 import Foundation
 import Observability
 import ProcessLifecycle
+import RedisBroker
 import StreamCore
 import WebSocketTransport
 
@@ -12,8 +13,7 @@ struct ServerProcess {
     func run() async -> Int32 {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
         let metrics = ServerMetrics()
-        let hub = Hub()
-        let broker = LocalBroker(hub: hub, historySize: settings.historySize)
+        let (hub, broker) = makeBroker(metrics: metrics, logger: logger.named("broker"))
         let readiness = Readiness { broker.isReachable }
         metrics.registry.gauge("hub_entries", help: "Subscriber registrations in the hub.") { hub.entryCount }
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
@@ -47,5 +47,19 @@ struct ServerProcess {
         await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))
         logger.info("stopped")
         return 0
+    }
+
+    /// The embedded broker, or the Redis broker connecting in the background.
+    private func makeBroker(metrics: ServerMetrics, logger: Logger) -> (Hub, any Broker) {
+        guard let endpoint = settings.redis else {
+            let hub = Hub()
+            return (hub, LocalBroker(hub: hub, historySize: settings.historySize))
+        }
+        let broker = RedisBroker(
+            endpoint: endpoint, historySize: settings.historySize,
+            timeout: .milliseconds(settings.redisTimeoutMilliseconds), registry: metrics.registry, logger: logger)
+        broker.start()
+        logger.info("using redis", ["redis": endpoint.description])
+        return (broker.hub, broker)
     }
 }

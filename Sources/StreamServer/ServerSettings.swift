@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import Observability
 import OptionParsing
+import RedisBroker
 import StreamCore
 import WebSocketTransport
 
@@ -14,6 +15,9 @@ struct ServerSettings: Sendable {
     var enableEcho = false
     var allowedOrigins: Set<String>?
     var historySize = 100
+    /// The embedded broker (nil) or Redis at this endpoint.
+    var redis: RedisEndpoint?
+    var redisTimeoutMilliseconds = 2000
     var limits = SessionLimits()
     var access = AccessPolicy.open
     var logLevel = LogLevel.info
@@ -37,12 +41,29 @@ struct ServerSettings: Sendable {
         try readAccess(options)
         if let node = options.string("node") { self.node = node }
         historySize = try options.int("history-size", in: 0...100_000)
+        try readBroker(options)
         shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
         transport.logger = Logger(level: logLevel, format: logFormat, component: "transport")
         effective = options.effective()
         printOnly = options.flag("print-config")
+    }
+
+    private mutating func readBroker(_ options: ParsedOptions) throws(UsageError) {
+        redisTimeoutMilliseconds = try options.int("redis-timeout-ms", in: 10...600_000)
+        switch options.string("broker") ?? "local" {
+        case "local":
+            redis = nil
+        case "redis":
+            do {
+                redis = try RedisEndpoint(url: options.string("redis-url") ?? "")
+            } catch {
+                throw UsageError("--redis-url \(error.description)")
+            }
+        case let other:
+            throw UsageError("--broker must be local or redis (got '\(other)')")
+        }
     }
 
     private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {

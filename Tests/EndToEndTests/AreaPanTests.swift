@@ -59,12 +59,23 @@ extension EndToEnd {
             var snapshotErrors: [String] = []
         }
 
+        /// What a node needs to take a whole city in one publish.
+        static let cityLimits = ServerHarness.floodLimits + ["--max-message-bytes", "1048576"]
+
         @Test("pan 50 times while 1,000 devices move: no stale frame, every snapshot exact")
         func panWhileMoving() async throws {
-            let server = try await ServerHarness(ServerHarness.floodLimits + ["--max-message-bytes", "1048576"])
+            let server = try await ServerHarness(Self.cityLimits)
+            try await Self.panWhileMoving(publishingTo: server, viewingOn: server)
+        }
+
+        /// Moves the city through `publishNode` while a viewer on `viewNode` pans 50
+        /// times, then checks every pan and that the hub is empty once the viewer leaves.
+        static func panWhileMoving(publishingTo publishNode: ServerHarness, viewingOn server: ServerHarness)
+            async throws
+        {
             let client = try await WebSocketClient.start()
             let url = server.url("/v1/stream")
-            let publisher = try await StreamTestClient(client, url: url)
+            let publisher = try await StreamTestClient(client, url: publishNode.url("/v1/stream"))
             publisher.send(.publish(City.round(0), ack: true))
             guard case .published(1000)? = await publisher.next() else {
                 Issue.record("the first round was not published")

@@ -260,8 +260,8 @@ extension EndToEnd {
         func haproxyLive() async throws {
             let haproxy = try Self.tool("haproxy", package: "haproxy (Debian)")
             let nodes = [try await ServerHarness(["--node", "n1"]), try await ServerHarness(["--node", "n2"])]
-            let frontPort = try Self.freePort()
-            let statsPort = try Self.freePort()
+            let frontPort = try LoopbackPort.free()
+            let statsPort = try LoopbackPort.free()
             // The same file with loopback addresses instead of compose names, and limits
             // that fit this machine's open-file cap; nothing else changes.
             var text = try Self.text("deploy/haproxy.cfg")
@@ -764,23 +764,6 @@ extension EndToEnd.DeployArtefactTests {
     }
 
     // MARK: Processes and sockets
-
-    /// A TCP port free on 127.0.0.1 right now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw DeployTestError.unparsable("a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     /// Polls `condition` every 100 ms until it holds or `timeout` passes.
     static func poll(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {

@@ -11,10 +11,16 @@ extension EndToEnd {
         @Test("subscribers switching quickly during a publish flood never see a stale frame")
         func churnHasNoStaleFrames() async throws {
             let server = try await ServerHarness(ServerHarness.floodLimits)
-            let client = try await WebSocketClient.start()
             let url = server.url("/v1/stream")
+            try await Self.churn(publishingTo: url, viewingOn: url)
+        }
+
+        /// 20 viewers on `viewURL` each switch 60 times while a publisher on `publishURL`
+        /// floods 20 devices; after each `subscribed`, every frame must be of the new sub.
+        static func churn(publishingTo publishURL: String, viewingOn url: String) async throws {
+            let client = try await WebSocketClient.start()
             let devices = (0..<20).map { "veh-\($0)" }
-            let publisher = try await StreamTestClient(client, url: url)
+            let publisher = try await StreamTestClient(client, url: publishURL)
             let flood = Task {
                 var round = 0
                 let deadline = ContinuousClock.now + .seconds(60)
@@ -73,14 +79,14 @@ extension EndToEnd {
                 _ = await viewer.next()
                 viewers.append(viewer)
             }
-            let busy = try metrics(server)
+            let busy = try server.metrics()
             #expect(busy["locstream_connections"] == 30 && busy["locstream_subscriptions"] == 30)
             #expect(busy["locstream_hub_entries"] == 90)
             for viewer in viewers { viewer.connection.close(code: 1000) }
-            var idle = try metrics(server)
+            var idle = try server.metrics()
             for _ in 0..<200 where idle["locstream_connections"] != 0 || idle["locstream_hub_entries"] != 0 {
                 try await Task.sleep(for: .milliseconds(25))
-                idle = try metrics(server)
+                idle = try server.metrics()
             }
             #expect(idle["locstream_connections"] == 0)
             #expect(idle["locstream_subscriptions"] == 0)
@@ -88,14 +94,5 @@ extension EndToEnd {
             await client.shutdown()
         }
 
-        private func metrics(_ server: ServerHarness) throws -> [String: Int] {
-            let body = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
-            var values: [String: Int] = [:]
-            for line in body.split(separator: "\n") where !line.hasPrefix("#") {
-                let parts = line.split(separator: " ")
-                if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
-            }
-            return values
-        }
     }
 }

@@ -37,10 +37,13 @@ struct AreaIndexTests {
                 LocationStream(), area: try GeoArea(.bbox(minLon: lon, minLat: 0, maxLon: lon + 0.2, maxLat: 0.2)))
         }
         let big = LocationStream()
-        let id = index.insert(big, area: try GeoArea(.bbox(minLon: 10, minLat: 10, maxLon: 11, maxLat: 11)))
+        let (id, firstCells) = index.insert(
+            big, area: try GeoArea(.bbox(minLon: 10, minLat: 10, maxLon: 11, maxLat: 11)))
+        #expect(firstCells.count == 121 && firstCells.allSatisfy(index.isWatched))
         let moves = index.matches(old: location(10.05, 10.05), new: location(10.95, 10.95))
         #expect(moves.count == 1 && moves.first?.0 === big)
-        index.remove(id)
+        #expect(Set(index.remove(id)) == Set(firstCells), "the cells it alone covered are released")
+        #expect(!firstCells.contains(where: index.isWatched))
         #expect(index.matches(old: location(10.05, 10.05), new: location(10.95, 10.95)).isEmpty)
         #expect(index.count == 1000)
     }

@@ -55,6 +55,20 @@ final class ServerHarness {
     /// `ws://127.0.0.1:PORT` followed by `path`.
     func url(_ path: String, scheme: String = "ws") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
+    /// The integer samples of `/metrics`, by name (labels included).
+    func metrics() throws -> [String: Int] {
+        let body = try RawHTTPResponse.fetch(port: port, path: "/metrics").body
+        var values: [String: Int] = [:]
+        for line in body.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
+    }
+
+    /// The status `/readyz` answers now (0 when the request fails).
+    var readyStatus: Int { (try? RawHTTPResponse.fetch(port: port, path: "/readyz").status) ?? 0 }
+
     /// Sends `signal` and waits (up to 30 s) for the exit status; -1 if it had to be killed.
     func stop(signal: Int32 = SIGTERM) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }

@@ -24,7 +24,7 @@ final class WebDriver {
 
     /// Starts `chromedriver` and a headless browser session with a `width` × `height` window.
     init(width: Int = 1280, height: Int = 800) async throws {
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
         process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
@@ -138,25 +138,6 @@ final class WebDriver {
             throw WebDriverError.command(method + " " + path, code, (error["message"] as? String) ?? "")
         }
         return value
-    }
-
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw WebDriverError.protocolError("socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw WebDriverError.protocolError("bind") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// What went wrong talking to the driver.

@@ -1,0 +1,154 @@
+import Foundation
+import Locking
+import Observability
+
+/// Commands to Redis from any task, pipelined over one connection that a thread of its
+/// own opens, uses and reopens.
+///
+/// Callers queue a group of commands and wait; the thread takes everything queued,
+/// writes it in one go, then reads the replies in order and hands each group its own.
+/// While Redis is unreachable a call fails at once: nothing waits for a connection.
+/// Between batches the thread polls the socket, so a connection Redis closed is
+/// replaced at once, and after a second of silence it sends a `PING`, so a hung Redis
+/// is noticed within the timeout.
+final class RedisCommandLink: Sendable {
+    private typealias Reply = Result<[RedisReply], RedisFailure>
+
+    private struct Request {
+        let commands: [RedisCommand]
+        let continuation: CheckedContinuation<Reply, Never>
+    }
+
+    private let endpoint: RedisEndpoint
+    private let timeout: Duration
+    private let queue = Locked<[Request]>([])
+    private let status = LinkStatus()
+    private let wakePipe = WakePipe()
+    private let logger: Logger
+    private let onConnect: @Sendable (RedisConnection) throws(RedisFailure) -> Void
+    private let onStateChange: @Sendable (_ up: Bool) -> Void
+
+    /// A link to `endpoint` whose every read and write gives up after `timeout`.
+    /// `onConnect` runs on each new connection before any command; `onStateChange`
+    /// hears each connect and loss.
+    init(
+        endpoint: RedisEndpoint, timeout: Duration, logger: Logger,
+        onConnect: @escaping @Sendable (RedisConnection) throws(RedisFailure) -> Void,
+        onStateChange: @escaping @Sendable (Bool) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.logger = logger
+        self.onConnect = onConnect
+        self.onStateChange = onStateChange
+    }
+
+    /// Starts the link's thread.
+    func start() {
+        let thread = Thread { [self] in self.serve() }
+        thread.name = "redis-commands"
+        thread.start()
+    }
+
+    /// Stops the thread after the commands in flight; later calls fail.
+    func stop() {
+        status.stop()
+        wakePipe.wake()
+    }
+
+    /// Whether the connection is open.
+    var isUp: Bool { status.isUp }
+
+    /// Runs `commands` in order, pipelined with whatever else is queued, and returns
+    /// their replies (error replies included).
+    func run(_ commands: [RedisCommand]) async throws(RedisFailure) -> [RedisReply] {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
+            if let refusal = status.refusal {
+                continuation.resume(returning: .failure(refusal))
+                return
+            }
+            queue.withLock { $0.append(Request(commands: commands, continuation: continuation)) }
+            wakePipe.wake()
+        }
+        return try result.get()
+    }
+
+    private func serve() {
+        var backoff = Backoff()
+        while !status.isStopped {
+            do {
+                let connection = try RedisConnection(endpoint, timeout: timeout)
+                try onConnect(connection)
+                backoff.reset()
+                setUp(true, because: "connected")
+                setUp(false, because: pump(connection).description)
+            } catch {
+                setUp(false, because: error.description)
+                Thread.sleep(forTimeInterval: backoff.take().seconds)
+            }
+        }
+        failQueued(RedisFailure("the Redis link stopped"))
+    }
+
+    /// Serves requests on `connection` until it fails or the link stops.
+    private func pump(_ connection: RedisConnection) -> RedisFailure {
+        var lastHeard = ContinuousClock.now
+        while true {
+            let readable = wakePipe.wait(for: connection.fileDescriptor, milliseconds: 1000)
+            let batch = queue.withLock { queue in
+                defer { queue.removeAll() }
+                return queue
+            }
+            if status.isStopped {
+                failAll(batch, RedisFailure("the Redis link stopped"))
+                return RedisFailure("stopped")
+            }
+            do {
+                if batch.isEmpty {
+                    // Nothing is expected: readable means closed; silence earns a PING.
+                    if readable { try connection.readAvailable() }
+                    if ContinuousClock.now - lastHeard > .seconds(1) { _ = try connection.call(RedisCommand("PING")) }
+                    lastHeard = .now
+                    continue
+                }
+                for request in batch { request.commands.forEach(connection.append) }
+                try connection.flush()
+                for (index, request) in batch.enumerated() {
+                    do {
+                        let replies = try request.commands.map { _ throws(RedisFailure) in try connection.nextReply() }
+                        request.continuation.resume(returning: .success(replies))
+                    } catch {
+                        request.continuation.resume(returning: .failure(error))
+                        failAll(batch[(index + 1)...], error)
+                        return error
+                    }
+                }
+                lastHeard = .now
+            } catch {
+                failAll(batch, error)
+                return error
+            }
+        }
+    }
+
+    private func setUp(_ up: Bool, because reason: String) {
+        let news = status.set(up: up, reason: reason)
+        if up { return onStateChange(true) }
+        failQueued(RedisFailure("Redis is unreachable (\(reason))"))
+        guard news else { return }
+        logger.warning("redis link down", ["link": "commands", "redis": endpoint.description, "reason": reason])
+        onStateChange(false)
+    }
+
+    private func failQueued(_ failure: RedisFailure) {
+        failAll(
+            queue.withLock { queue in
+                defer { queue.removeAll() }
+                return queue
+            }, failure)
+    }
+
+    private func failAll(_ requests: some Sequence<Request>, _ failure: RedisFailure) {
+        for request in requests { request.continuation.resume(returning: .failure(failure)) }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import LocstreamProtocol
+import Testing
+import WebSocketTransport
+
+extension EndToEnd {
+    /// Several nodes sharing one stream through a real `redis-server` on loopback.
+    @Suite("scale-out on Redis")
+    struct RedisScaleOutTests {
+        /// `count` nodes on `redis`, each ready (its `/readyz` says 200).
+        static func nodes(_ count: Int, on redis: RedisHarness, _ extra: [String] = []) async throws -> [ServerHarness]
+        {
+            var nodes: [ServerHarness] = []
+            for index in 0..<count {
+                nodes.append(try await ServerHarness(redis.serverArguments + ["--node", "node-\(index)"] + extra))
+            }
+            for node in nodes { #expect(await eventually { node.readyStatus == 200 }, "node ready") }
+            return nodes
+        }
+
+        /// Polls `condition` every 50 ms for up to `timeout`.
+        static func eventually(within timeout: Duration = .seconds(15), _ condition: () throws -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if (try? condition()) == true { return true }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        /// The seqs of the `loc` frames of `sub` that arrive until `last` or a second of silence.
+        static func seqs(of sub: String, from viewer: StreamTestClient, until last: UInt64) async -> [UInt64] {
+            var seqs: [UInt64] = []
+            while seqs.last != last, let frame = await viewer.next(within: .seconds(1)) {
+                if case .loc(sub, let location) = frame { seqs.append(location.seq) }
+            }
+            return seqs
+        }
+
+        @Test("three nodes: a subscriber on B gets, in order, what A publishes; a snapshot on C is the newest")
+        func threeNodes() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(3, on: redis, ServerHarness.floodLimits)
+            let client = try await WebSocketClient.start()
+            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            viewer.send(subscribe("B", ["veh-1"]))
+            #expect(await viewer.next() == .subscribed(sub: "B", restarted: false, snapshot: 0))
+            for round in 1...200 {
+                publisher.send(.publish([testLocation("veh-1", lat: Double(round) / 10)], ack: false))
+            }
+            publisher.send(.publish([testLocation("veh-1", lat: 42)], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+            #expect(await Self.seqs(of: "B", from: viewer, until: 201) == Array(1...201))
+
+            let late = try await StreamTestClient(client, url: nodes[2].url("/v1/stream"))
+            late.send(subscribe("C", ["veh-1"]))
+            #expect(await late.next() == .subscribed(sub: "C", restarted: false, snapshot: 1))
+            guard case .loc("C", let snapshot)? = await late.next() else {
+                Issue.record("no snapshot on node C")
+                return
+            }
+            #expect(snapshot.seq == 201 && snapshot.lat == 42)
+            let stored = try RawHTTPResponse.fetch(port: nodes[2].port, path: "/v1/devices/veh-1")
+            #expect(stored.status == 200 && stored.body.contains(#""seq":201"#))
+            await client.shutdown()
+        }
+
+        @Test("1,000 subscribers of one device on a node hold one Redis subscription, and none once they leave")
+        func oneChannelPerDevice() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis)
+            let client = try await WebSocketClient.start()
+            var viewers: [StreamTestClient] = []
+            for _ in 0..<1000 { viewers.append(try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))) }
+            for viewer in viewers { viewer.send(subscribe("S", ["veh-7"], snapshot: false)) }
+            var acked = 0
+            for viewer in viewers where await viewer.next() == .subscribed(sub: "S", restarted: false, snapshot: 0) {
+                acked += 1
+            }
+            #expect(acked == 1000)
+            #expect(try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n1")
+
+            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            publisher.send(.publish([testLocation("veh-7")], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+            var delivered = 0
+            for viewer in viewers {
+                if case .loc("S", let location)? = await viewer.next(), location.seq == 1 { delivered += 1 }
+            }
+            #expect(delivered == 1000)
+
+            for viewer in viewers { viewer.connection.close(code: 1000) }
+            #expect(
+                await Self.eventually {
+                    try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n0"
+                })
+            let metrics = try nodes[1].metrics()
+            #expect(metrics["locstream_broker_subscribes_total"] == 1)
+            #expect(metrics["locstream_broker_unsubscribes_total"] == 1)
+            #expect(metrics["locstream_broker_channels"] == 0)
+            await client.shutdown()
+        }
+
+        @Test("viewers on one node switch quickly while another node floods: never a stale frame")
+        func churnAcrossNodes() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
+            try await SubscriptionChurnTests.churn(
+                publishingTo: nodes[0].url("/v1/stream"), viewingOn: nodes[1].url("/v1/stream"))
+        }
+
+        @Test("a viewport panned 50 times on one node while the city moves through another: exact snapshots")
+        func panAcrossNodes() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis, AreaPanTests.cityLimits)
+            try await AreaPanTests.panWhileMoving(publishingTo: nodes[0], viewingOn: nodes[1])
+        }
+
+        @Test("a node killed with SIGKILL: its viewer resumes on the other node with since, with no gap")
+        func nodeKilled() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
+            let client = try await WebSocketClient.start()
+            let publisher = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            let flood = Task {
+                for round in 1...400 {
+                    publisher.send(.publish([testLocation("veh-5", lat: Double(round % 80))], ack: round == 400))
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+            }
+            let viewer = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            viewer.send(subscribe("A", ["veh-5"]))
+            var lastSeen: UInt64 = 0
+            let readUntil = ContinuousClock.now + .milliseconds(300)
+            while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
+                if case .loc("A", let location) = frame { lastSeen = location.seq }
+            }
+            #expect(lastSeen > 0, "the viewer saw updates before the kill")
+            _ = await nodes[0].stop(signal: SIGKILL)
+            try await Task.sleep(for: .milliseconds(100))
+
+            let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            resumed.send(subscribe("B", ["veh-5"], since: ["veh-5": lastSeen]))
+            guard case .subscribed("B", _, let replayed)? = await resumed.next() else {
+                Issue.record("no subscribed on the surviving node")
+                return
+            }
+            await flood.value
+            let seqs = await Self.seqs(of: "B", from: resumed, until: 400)
+            #expect(replayed > 0, "updates published while the viewer was away are replayed")
+            #expect(seqs == Array((lastSeen + 1)...400), "no gap and no duplicate across the move")
+            await client.shutdown()
+        }
+
+        @Test("Redis killed during a flood and restarted: nodes recover by themselves, since replays what history kept")
+        func redisKilledAndRestarted() async throws {
+            let redis = try await RedisHarness(persistent: true)
+            let nodes = try await Self.nodes(
+                2, on: redis, ServerHarness.floodLimits + ["--redis-timeout-ms", "500", "--history-size", "100000"])
+            let client = try await WebSocketClient.start()
+            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            viewer.send(subscribe("V", ["veh-3"], snapshot: false))
+            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            let flood = Task {
+                var (accepted, refused) = (0, 0)
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !Task.isCancelled, ContinuousClock.now < deadline {
+                    publisher.send(.publish([testLocation("veh-3")], ack: true))
+                    switch await publisher.next() {
+                    case .published?: accepted += 1
+                    case .error(let error)? where error.code == .internal: refused += 1
+                    default: break
+                    }
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+                return (accepted, refused)
+            }
+            var beforeOutage: UInt64 = 0
+            let readUntil = ContinuousClock.now + .milliseconds(500)
+            while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
+                if case .loc("V", let location) = frame { beforeOutage = location.seq }
+            }
+            redis.kill()
+            let outageStart = ContinuousClock.now
+            #expect(await Self.eventually(within: .seconds(5)) { nodes[1].readyStatus == 503 }, "/readyz turns 503")
+            #expect(try nodes[1].metrics()["locstream_broker_up"] == 0)
+            try await redis.restart()
+            #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes recover")
+            let recovery = ContinuousClock.now - outageStart
+            var afterOutage: UInt64 = 0
+            while afterOutage == 0, let frame = await viewer.next(within: .seconds(5)) {
+                if case .loc("V", let location) = frame, location.seq > beforeOutage { afterOutage = location.seq }
+            }
+            flood.cancel()
+            let (accepted, refused) = await flood.value
+            #expect(afterOutage > beforeOutage, "live delivery resumes after the restart (recovered in \(recovery))")
+            #expect(accepted > 0 && refused > 0, "publishes during the outage fail with internal")
+
+            let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            resumed.send(subscribe("R", ["veh-3"], since: ["veh-3": beforeOutage]))
+            let answer = await resumed.next()
+            guard case .subscribed("R", _, let replayed)? = answer else {
+                Issue.record("no subscribed after the restart: \(String(describing: answer))")
+                return
+            }
+            var seqs: [UInt64] = []
+            for _ in 0..<replayed {
+                if case .loc("R", let location)? = await resumed.next() { seqs.append(location.seq) }
+            }
+            #expect(
+                !seqs.isEmpty && seqs == Array((beforeOutage + 1)...(seqs.last ?? 0)), "history replays with no gap")
+            let metrics = try nodes[0].metrics()
+            #expect((metrics["locstream_broker_errors_total"] ?? 0) > 0)
+            #expect((metrics["locstream_broker_connects_total"] ?? 0) >= 4)
+            #expect(nodes[1].log.contains("redis link down"))
+            await client.shutdown()
+        }
+
+        @Test("Redis back empty: seqs continue above the highest seen, and the reset is logged and counted")
+        func redisBackEmpty() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
+            let client = try await WebSocketClient.start()
+            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            viewer.send(subscribe("V", ["veh-1"], snapshot: false))
+            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            publisher.send(.publish((1...50).map { testLocation("veh-1", lat: Double($0)) }, ack: true))
+            #expect(await publisher.next() == .published(count: 50))
+            #expect(await Self.seqs(of: "V", from: viewer, until: 50).last == 50)
+
+            try await redis.restart()
+            #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes reconnect")
+            var published = false
+            for _ in 0..<50 where !published {
+                publisher.send(.publish([testLocation("veh-1", lat: 51)], ack: true))
+                published = await publisher.next() == .published(count: 1)
+                if !published { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(published)
+            guard case .loc("V", let next)? = await viewer.next() else {
+                Issue.record("no update after Redis came back")
+                return
+            }
+            #expect(next.seq > 50, "the seq went on from \(next.seq), not back to 1")
+            #expect(nodes[0].log.contains("redis lost its data"))
+            #expect((try nodes[0].metrics()["locstream_broker_state_resets_total"] ?? 0) >= 1)
+            await client.shutdown()
+        }
+
+        @Test("Redis full or hung: publishers get internal with a message, and the node keeps serving")
+        func fullOrHung() async throws {
+            let redis = try await RedisHarness()
+            let node = try await Self.nodes(1, on: redis, ["--redis-timeout-ms", "300"])[0]
+            let client = try await WebSocketClient.start()
+            let publisher = try await StreamTestClient(client, url: node.url("/v1/stream"))
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+
+            _ = try redis.cli("CONFIG", "SET", "maxmemory", "1")
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            let full = await publisher.nextError()
+            #expect(full?.code == .internal && full?.message.contains("maxmemory") == true)
+            _ = try redis.cli("CONFIG", "SET", "maxmemory", "0")
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+
+            redis.signal(SIGSTOP)
+            let started = ContinuousClock.now
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            let hung = await publisher.nextError()
+            #expect(hung?.code == .internal && ContinuousClock.now - started < .seconds(3), "fails within the timeout")
+            let bystander = try await StreamTestClient(client, url: node.url("/v1/stream"))
+            bystander.send(.ping(t: nil))
+            #expect(await bystander.next() == .pong(t: nil), "the node still answers")
+            #expect(await Self.eventually(within: .seconds(5)) { node.readyStatus == 503 })
+            redis.signal(SIGCONT)
+            #expect(await Self.eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
+            #expect(node.log.contains("broker operation failed"))
+            await client.shutdown()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// A real `redis-server` on a free loopback port, for one test: no RDB snapshots, and
+/// an append-only file only when asked (so a restart keeps the data).
+///
+/// `kill` stops it with SIGKILL, as a crash would; `restart` starts it again on the same
+/// port, with the same directory. `cli` runs `redis-cli` against it.
+final class RedisHarness {
+    let port: Int
+    private let directory: URL
+    private let persistent: Bool
+    private var process: Process?
+
+    /// Starts Redis; with `persistent`, every write is fsynced to an append-only file.
+    init(persistent: Bool = false) async throws {
+        port = try LoopbackPort.free()
+        self.persistent = persistent
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locstream-redis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try await start()
+    }
+
+    deinit {
+        if let process, process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `redis://127.0.0.1:PORT/0`.
+    var url: String { "redis://127.0.0.1:\(port)/0" }
+
+    /// The options that point a server at this Redis.
+    var serverArguments: [String] { ["--broker", "redis", "--redis-url", url] }
+
+    /// Kills Redis with SIGKILL and waits until it is gone.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Sends `signal` (SIGSTOP to hang it, SIGCONT to resume it).
+    func signal(_ signal: Int32) {
+        if let process { Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// Starts Redis again on the same port and directory.
+    func restart() async throws {
+        kill()
+        try await start()
+    }
+
+    /// Runs `redis-cli` with `arguments`; returns its output, trimmed.
+    func cli(_ arguments: String...) throws -> String {
+        let result = try CommandResult.run(
+            URL(fileURLWithPath: "/usr/bin/redis-cli"), ["-h", "127.0.0.1", "-p", String(port)] + arguments)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func start() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = [
+            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", directory.path,
+            "--appendonly", persistent ? "yes" : "no", "--appendfsync", "always", "--logfile", "",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if (try? cli("PING")) == "PONG" { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw RedisHarnessError.didNotStart
+    }
+
+    enum RedisHarnessError: Error { case didNotStart }
+}
