@@ -5,7 +5,7 @@ struct Backoff {
     private(set) var next: Duration
 
     /// Delays from `initial`, doubling, never above `cap`.
-    init(initial: Duration = .milliseconds(100), cap: Duration = .seconds(5)) {
+    init(initial: Duration = .milliseconds(100), cap: Duration = .seconds(2)) {
         self.initial = initial
         self.cap = cap
         next = initial

@@ -107,7 +107,7 @@ extension EndToEnd {
             let redis = try await RedisHarness()
             let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
             try await SubscriptionChurnTests.churn(
-                publishingTo: nodes[0].url("/v1/stream"), viewingOn: nodes[1].url("/v1/stream"))
+                publishingTo: nodes[0].url("/v1/stream"), viewingOn: nodes[1].url("/v1/stream"), switches: 30)
         }
 
         @Test("a viewport panned 50 times on one node while the city moves through another: exact snapshots")

@@ -15,15 +15,17 @@ extension EndToEnd {
             try await Self.churn(publishingTo: url, viewingOn: url)
         }
 
-        /// 20 viewers on `viewURL` each switch 60 times while a publisher on `publishURL`
-        /// floods 20 devices; after each `subscribed`, every frame must be of the new sub.
-        static func churn(publishingTo publishURL: String, viewingOn url: String) async throws {
+        /// 20 viewers on `viewURL` each switch `switches` times while a publisher on
+        /// `publishURL` floods 20 devices; after each `subscribed`, every frame must be of
+        /// the new sub.
+        static func churn(publishingTo publishURL: String, viewingOn url: String, switches: Int = 60) async throws {
             let client = try await WebSocketClient.start()
             let devices = (0..<20).map { "veh-\($0)" }
             let publisher = try await StreamTestClient(client, url: publishURL)
             let flood = Task {
                 var round = 0
-                let deadline = ContinuousClock.now + .seconds(60)
+                // Until the viewers are done (then cancelled), at most 5 minutes.
+                let deadline = ContinuousClock.now + .seconds(300)
                 while !Task.isCancelled, ContinuousClock.now < deadline {
                     publisher.send(.publish(devices.map { testLocation($0, lat: Double(round % 90)) }, ack: false))
                     round += 1
@@ -36,7 +38,7 @@ extension EndToEnd {
                         let viewer = try await StreamTestClient(client, url: url)
                         var stale = 0
                         var delivered = 0
-                        for switchIndex in 0..<60 {
+                        for switchIndex in 0..<switches {
                             let sub = "v\(viewerIndex)-s\(switchIndex)"
                             let watched = Array(devices.shuffled().prefix(5))
                             viewer.send(subscribe(sub, watched, snapshot: switchIndex % 2 == 0))

@@ -5,6 +5,7 @@ import WebSocketTransport
 struct BenchConnector: Sendable {
     private let clients: [WebSocketClient]
     private let url: String
+    private let publishURL: String
     private let options: ClientConnectOptions
     /// Where connections come from.
     let sources: SourceAddresses
@@ -24,15 +25,18 @@ struct BenchConnector: Sendable {
         }
         let host = (try? WebSocketURL(settings.connection.url).host) ?? ""
         return BenchConnector(
-            clients: clients, url: settings.connection.url, options: settings.connection.connectOptions,
+            clients: clients, url: settings.connection.url,
+            publishURL: settings.publishURL ?? settings.connection.url,
+            options: settings.connection.connectOptions,
             sources: SourceAddresses(count: settings.sourceAddresses, host: host))
     }
 
-    /// Opens connection number `index`; returns once its handshake is done.
-    func connect(_ index: Int) async throws(TransportError) -> WebSocketConnection {
+    /// Opens connection number `index` (to the publish URL for a publisher); returns
+    /// once its handshake is done.
+    func connect(_ index: Int, publisher: Bool = false) async throws(TransportError) -> WebSocketConnection {
         var options = self.options
         options.sourceAddress = sources.address(for: index)
-        return try await clients[index % clients.count].connect(to: url, options: options)
+        return try await clients[index % clients.count].connect(to: publisher ? publishURL : url, options: options)
     }
 
     /// Closes every connection and stops the service threads.

@@ -11,6 +11,9 @@ extension BenchSettings {
             .value("per-subscriber", "K", default: "1", help: "Devices each subscriber watches, dealt round-robin."),
             .value("rate", "R", default: "1000", help: "Updates per second in total, spread over the devices."),
             .value("publishers", "P", default: "1", help: "Publisher connections; device d goes through d mod P."),
+            .value(
+                "publish-url", "URL",
+                help: "Publishers connect here instead of URL: another node, to measure delivery across nodes."),
             .value("cycle-ms", "MS", default: "5", help: "Publish batch period; each batch has its own ts."),
             .value("attrs-bytes", "N", default: "0", help: "Pad every location with an attrs object of N bytes."),
             .value("switch-ms", "MS", default: "1000", help: "churn: each subscriber switches sub this often."),

@@ -18,6 +18,8 @@ struct BenchSettings: Sendable, Equatable {
     /// Publisher connections, and the period of their batches in milliseconds.
     var publishers = 1
     var cycleMs = 5
+    /// Where publishers connect, when not to the subscribers' URL.
+    var publishURL: String?
     /// Bytes of `attrs` padding per location (0 for none).
     var attrsBytes = 0
     /// Churn: how often each subscriber switches.
@@ -72,6 +74,9 @@ struct BenchSettings: Sendable, Equatable {
         }
         rate = try options.number("rate", in: 1...2_000_000)
         publishers = try options.int("publishers", in: 1...64)
+        publishURL = try options.string("publish-url").map { (text) throws(UsageError) in
+            try StreamURL.normalize(text)
+        }
         cycleMs = try options.int("cycle-ms", in: 2...1000)
         attrsBytes = try options.int("attrs-bytes", in: 0...ProtocolLimits.maxAttrsBytes)
         guard attrsBytes == 0 || attrsBytes >= PublishEncoder.minimumAttrsBytes else {

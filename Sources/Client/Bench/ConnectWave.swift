@@ -24,10 +24,11 @@ struct ConnectWave: Sendable {
     /// Handshakes in flight at most.
     let parallel: Int
 
-    /// Opens connections `range`; `opened` runs for each as soon as it is open (to send its
-    /// subscribe). Stops starting new ones once `deadline` has passed.
+    /// Opens connections `range` (`publishers`: to the publish URL); `opened` runs for
+    /// each as soon as it is open (to send its subscribe). Stops starting new ones once
+    /// `deadline` has passed.
     func open(
-        _ range: Range<Int>, deadline: ContinuousClock.Instant,
+        _ range: Range<Int>, deadline: ContinuousClock.Instant, publishers: Bool = false,
         opened: @escaping @Sendable (Int, WebSocketConnection) -> Void = { _, _ in }
     ) async -> Outcome {
         let started = ContinuousClock.now
@@ -42,7 +43,7 @@ struct ConnectWave: Sendable {
                 next += 1
                 group.addTask {
                     do throws(TransportError) {
-                        let connection = try await connector.connect(index)
+                        let connection = try await connector.connect(index, publisher: publishers)
                         opened(index, connection)
                         return (index, .success(connection))
                     } catch {

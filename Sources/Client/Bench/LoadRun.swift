@@ -24,7 +24,7 @@ struct LoadRun: Sendable {
         let wave = ConnectWave(connector: connector, parallel: settings.parallel)
         let total = settings.subscribers + slowCount
         let deadline = ContinuousClock.now + .seconds(30) + .milliseconds(total)
-        let publisherWave = await wave.open(0..<publishers, deadline: deadline)
+        let publisherWave = await wave.open(0..<publishers, deadline: deadline, publishers: true)
         let publisherConnections = publisherWave.connections.compactMap { $0 }
         defer { for connection in publisherConnections { connection.close(code: 1000) } }
         guard publisherConnections.count == publishers else {
