@@ -22,8 +22,7 @@ final class RedisCommandLink: Sendable {
     private let endpoint: RedisEndpoint
     private let timeout: Duration
     private let queue = Locked<[Request]>([])
-    private let status = LinkStatus()
-    private let wakePipe = WakePipe()
+    private let link = LinkThread(name: "redis-commands")
     private let logger: Logger
     private let onConnect: @Sendable (RedisConnection) throws(RedisFailure) -> Void
     private let onStateChange: @Sendable (_ up: Bool) -> Void
@@ -45,37 +44,34 @@ final class RedisCommandLink: Sendable {
 
     /// Starts the link's thread.
     func start() {
-        let thread = Thread { [self] in self.serve() }
-        thread.name = "redis-commands"
-        thread.start()
+        link.start { [self] in self.serve() }
     }
 
     /// Stops the thread after the commands in flight; later calls fail.
     func stop() {
-        status.stop()
-        wakePipe.wake()
+        link.stop()
     }
 
     /// Whether the connection is open.
-    var isUp: Bool { status.isUp }
+    var isUp: Bool { link.isUp }
 
     /// Runs `commands` in order, pipelined with whatever else is queued, and returns
     /// their replies (error replies included).
     func run(_ commands: [RedisCommand]) async throws(RedisFailure) -> [RedisReply] {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-            if let refusal = status.refusal {
+            if let refusal = link.refusal {
                 continuation.resume(returning: .failure(refusal))
                 return
             }
             queue.withLock { $0.append(Request(commands: commands, continuation: continuation)) }
-            wakePipe.wake()
+            link.wakePipe.wake()
         }
         return try result.get()
     }
 
     private func serve() {
         var backoff = Backoff()
-        while !status.isStopped {
+        while !link.isStopped {
             do {
                 let connection = try RedisConnection(endpoint, timeout: timeout)
                 try onConnect(connection)
@@ -94,12 +90,12 @@ final class RedisCommandLink: Sendable {
     private func pump(_ connection: RedisConnection) -> RedisFailure {
         var lastHeard = ContinuousClock.now
         while true {
-            let readable = wakePipe.wait(for: connection.fileDescriptor, milliseconds: 1000)
+            let readable = link.wakePipe.wait(for: connection.fileDescriptor, milliseconds: 1000)
             let batch = queue.withLock { queue in
                 defer { queue.removeAll() }
                 return queue
             }
-            if status.isStopped {
+            if link.isStopped {
                 failAll(batch, RedisFailure("the Redis link stopped"))
                 return RedisFailure("stopped")
             }
@@ -132,7 +128,7 @@ final class RedisCommandLink: Sendable {
     }
 
     private func setUp(_ up: Bool, because reason: String) {
-        let news = status.set(up: up, reason: reason)
+        let news = link.set(up: up, reason: reason)
         if up { return onStateChange(true) }
         failQueued(RedisFailure("Redis is unreachable (\(reason))"))
         guard news else { return }

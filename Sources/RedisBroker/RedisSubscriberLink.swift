@@ -43,8 +43,7 @@ final class RedisSubscriberLink: Sendable {
     private let logger: Logger
     private let metrics: RedisMetrics
     private let state = Locked(State())
-    private let status = LinkStatus()
-    private let wakePipe = WakePipe()
+    private let link = LinkThread(name: "redis-subscriber")
 
     /// A link to `endpoint`; each read or write, and each `PING`, gives up after `timeout`.
     init(endpoint: RedisEndpoint, timeout: Duration, logger: Logger, metrics: RedisMetrics) {
@@ -56,19 +55,16 @@ final class RedisSubscriberLink: Sendable {
 
     /// Starts the thread, serving `node`.
     func start(serving node: Node) {
-        let thread = Thread { [self] in self.serve(node) }
-        thread.name = "redis-subscriber"
-        thread.start()
+        link.start { [self] in self.serve(node) }
     }
 
     /// Stops the thread; waiting confirmations fail.
     func stop() {
-        status.stop()
-        wakePipe.wake()
+        link.stop()
     }
 
     /// Whether the connection is open.
-    var isUp: Bool { status.isUp }
+    var isUp: Bool { link.isUp }
 
     /// Notes that `subject` gained its first or lost its last local subscriber. The hub
     /// calls it under its lock: it records the subject and wakes the thread.
@@ -77,25 +73,25 @@ final class RedisSubscriberLink: Sendable {
             defer { state.noted.insert(subject) }
             return state.noted.isEmpty
         }
-        if first { wakePipe.wake() }
+        if first { link.wakePipe.wake() }
     }
 
     /// Returns once every subject noted before the call is subscribed (or dropped).
     func confirm() async throws(RedisFailure) {
         let result = await withCheckedContinuation { (continuation: Confirmation) in
-            if let refusal = status.refusal {
+            if let refusal = link.refusal {
                 continuation.resume(returning: .failure(refusal))
                 return
             }
             state.withLock { $0.confirmations.append(continuation) }
-            wakePipe.wake()
+            link.wakePipe.wake()
         }
         try result.get()
     }
 
     private func serve(_ node: Node) {
         var backoff = Backoff()
-        while !status.isStopped {
+        while !link.isStopped {
             do {
                 let connection = try RedisConnection(endpoint, timeout: timeout)
                 var session = Session(connection: connection, node: node, metrics: metrics)
@@ -117,7 +113,7 @@ final class RedisSubscriberLink: Sendable {
     /// Serves one connection until it fails or the link stops.
     private func run(_ session: inout Session) -> RedisFailure {
         while true {
-            let readable = wakePipe.wait(for: session.connection.fileDescriptor, milliseconds: 250)
+            let readable = link.wakePipe.wait(for: session.connection.fileDescriptor, milliseconds: 250)
             let (noted, confirmations) = state.withLock { state in
                 defer {
                     state.noted.removeAll()
@@ -125,7 +121,7 @@ final class RedisSubscriberLink: Sendable {
                 }
                 return (state.noted, state.confirmations)
             }
-            if status.isStopped {
+            if link.isStopped {
                 for confirmation in confirmations {
                     confirmation.resume(returning: .failure(RedisFailure("the Redis link stopped")))
                 }
@@ -145,7 +141,7 @@ final class RedisSubscriberLink: Sendable {
     }
 
     private func setUp(_ up: Bool, because reason: String, node: Node) {
-        let news = status.set(up: up, reason: reason)
+        let news = link.set(up: up, reason: reason)
         if up { return node.onStateChange(true) }
         failConfirmations(RedisFailure("Redis is unreachable (\(reason))"))
         guard news else { return }

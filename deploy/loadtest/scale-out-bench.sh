@@ -7,10 +7,11 @@
 #      file: time until both nodes are ready and live frames flow again, publishes
 #      refused meanwhile, and the frames a viewer gets back when it resumes with since
 #      (scale_out_recovery.py).
-# Writes deploy/loadtest/results/scale-out.md (and scale-out.jsonl, the raw reports).
+# Writes deploy/loadtest/results/$REPORT.md (and $REPORT.jsonl, the raw reports);
+# REPORT is scale-out unless set.
 #
-#   deploy/loadtest/scale-out-bench.sh                    # about 2 minutes
-#   SUBSCRIBERS=2000 RATE=2000 DURATION=20 deploy/loadtest/scale-out-bench.sh
+#   deploy/loadtest/scale-out-bench.sh                    # about 1 minute
+#   SUBSCRIBERS=2000 RATE=10000 REPORT=scale-out-20k deploy/loadtest/scale-out-bench.sh
 #
 # BIN_DIR=DIR uses the stream-server and stream-client in DIR instead of a release build.
 # Only 127.0.0.1 is targeted; every load is bounded (bench --duration and --time-limit,
@@ -33,7 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-out="$results/scale-out.jsonl"
+report=${REPORT:-scale-out}
+out="$results/$report.jsonl"
 : >"$out"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -85,7 +87,7 @@ echo "== Redis killed and restarted during a flood" >&2
 python3 "$here/scale_out_recovery.py" --bin-dir "$BIN_DIR" --work "$work" >"$work/recovery.json"
 
 python3 - "$out" "$work/recovery.json" "$single_cpu" "${before[*]}" "${after[*]}" "$ticks_per_second" \
-  "$subscribers" "$devices" "$rate" "$duration" >"$results/scale-out.md" <<'PY'
+  "$subscribers" "$devices" "$rate" "$duration" >"$results/$report.md" <<'PY'
 import json, sys
 runs = {r["label"]: r for r in map(json.loads, open(sys.argv[1]))}
 recovery = json.load(open(sys.argv[2]))
@@ -141,4 +143,4 @@ publish), a viewer of that device on node2. Redis was killed with SIGKILL, kept 
 | node2 broker_errors_total / broker_connects_total after | {recovery['node2_errors']} / {recovery['node2_connects']} |
 """)
 PY
-echo "wrote $results/scale-out.md" >&2
+echo "wrote $results/$report.md" >&2

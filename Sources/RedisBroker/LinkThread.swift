@@ -1,8 +1,9 @@
+import Foundation
 import Locking
 
-/// Whether a Redis link is connected, stopped, and why it last failed; shared by the
-/// link's thread and its callers.
-final class LinkStatus: Sendable {
+/// A Redis link's thread, and what other threads use to steer it: whether the link is
+/// connected or stopped and why it last failed, and the pipe that wakes the thread.
+final class LinkThread: Sendable {
     private struct State {
         var up = false
         var stopped = false
@@ -10,6 +11,19 @@ final class LinkStatus: Sendable {
     }
 
     private let state = Locked(State())
+    private let name: String
+    /// Wakes the thread from its `poll`.
+    let wakePipe = WakePipe()
+
+    /// A link thread called `name` (not started).
+    init(name: String) { self.name = name }
+
+    /// Starts the thread running `body`.
+    func start(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
+    }
 
     /// Whether the connection is open.
     var isUp: Bool { state.withLock { $0.up } }
@@ -17,8 +31,11 @@ final class LinkStatus: Sendable {
     /// Whether `stop` was called.
     var isStopped: Bool { state.withLock { $0.stopped } }
 
-    /// Marks the link stopped.
-    func stop() { state.withLock { $0.stopped = true } }
+    /// Marks the link stopped and wakes the thread to notice.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        wakePipe.wake()
+    }
 
     /// Why a call cannot be served now, or nil when the link is up.
     var refusal: RedisFailure? {
