@@ -3,8 +3,9 @@
 
 Opens `matching` WebSocket connections whose area subscription contains a hot spot,
 plus `background` connections whose areas lie elsewhere on the globe (they never
-match), then publishes updates of devices moving inside the hot spot and measures the
-server's CPU time (utime + stime from /proc/PID/stat) per publication.
+match; --background-kind devices gives them a subscription to a device nobody publishes
+instead, a control for the cost of the connections themselves), then publishes updates
+of devices moving inside the hot spot and measures the server's CPU time (utime + stime from /proc/PID/stat) per publication.
 
 If publication cost grows with matching subscriptions only, the rows with the same
 `matching` and different `background` cost the same, and cost rises with `matching`.
@@ -18,6 +19,7 @@ import asyncio
 import json
 import os
 import time
+import urllib.request
 
 import websockets
 
@@ -28,6 +30,16 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def conflated(url):
+    """The server's count of frames dropped by conflation (a reader too slow), from /metrics."""
+    base = url.replace("ws://", "http://", 1).split("/v1/", 1)[0]
+    with urllib.request.urlopen(base + "/metrics", timeout=5) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith('locstream_frames_dropped_total{reason="conflated"}'):
+                return int(float(line.split()[-1]))
+    return 0
 
 
 def background_area(index):
@@ -51,10 +63,10 @@ async def drain(connection, counter):
         pass
 
 
-async def subscribe(url, sub, area, counter, tasks):
+async def subscribe(url, sub, target, counter, tasks):
     connection = await websockets.connect(url, max_size=None, ping_interval=None)
     await connection.recv()  # welcome
-    await connection.send(json.dumps({"op": "subscribe", "sub": sub, "area": area, "snapshot": False}))
+    await connection.send(json.dumps({"op": "subscribe", "sub": sub, **target, "snapshot": False}))
     reply = json.loads(await connection.recv())
     if reply.get("op") != "subscribed":
         raise RuntimeError(f"subscribe refused: {reply}")
@@ -67,14 +79,17 @@ async def run_level(args, matching, background):
     tasks = []
     connections = []
     for index in range(background):
-        connections.append(await subscribe(args.url, f"bg-{index}", background_area(index), counter, tasks))
+        target = ({"area": background_area(index)} if args.background_kind == "area"
+                  else {"devices": [f"idle-{index}"]})
+        connections.append(await subscribe(args.url, f"bg-{index}", target, counter, tasks))
     for index in range(matching):
-        connections.append(await subscribe(args.url, f"m-{index}", matching_area(index), counter, tasks))
+        connections.append(await subscribe(args.url, f"m-{index}", {"area": matching_area(index)}, counter, tasks))
     publisher = await websockets.connect(args.url, max_size=None, ping_interval=None)
     await publisher.recv()
     publications = max(args.min_publications, args.frame_budget // max(matching, 1))
     batch = 500
     lon, lat = HOT
+    before_dropped = conflated(args.url)
     before_cpu = cpu_seconds(args.pid)
     before_wall = time.monotonic()
     sent = 0
@@ -92,19 +107,21 @@ async def run_level(args, matching, background):
         sent += size
         step += 1
     expected = publications * matching
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + args.drain_timeout
     while counter[0] < expected and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     wall = time.monotonic() - before_wall
     cpu = cpu_seconds(args.pid) - before_cpu
+    dropped = conflated(args.url) - before_dropped
     for connection in connections + [publisher]:
         await connection.close()
     for task in tasks:
         task.cancel()
     await asyncio.sleep(0.5)
     return {
-        "matching": matching, "background": background, "publications": publications,
-        "frames": counter[0], "expected_frames": expected, "server_cpu_s": round(cpu, 4),
+        "matching": matching, "background": background, "background_kind": args.background_kind,
+        "publications": publications,
+        "frames": counter[0], "expected_frames": expected, "conflated": dropped, "server_cpu_s": round(cpu, 4),
         "wall_s": round(wall, 3), "cpu_us_per_publication": round(cpu / publications * 1e6, 2),
         "cpu_us_per_frame": round(cpu / max(counter[0], 1) * 1e6, 2) if matching else None,
     }
@@ -116,8 +133,11 @@ async def main():
     parser.add_argument("--pid", type=int, required=True, help="the stream-server process id")
     parser.add_argument("--matching", default="0,1,10,100,500")
     parser.add_argument("--background", default="0,1000")
+    parser.add_argument("--background-kind", choices=["area", "devices"], default="area",
+                        help="background connections hold far-away areas, or one never-published device each")
     parser.add_argument("--frame-budget", type=int, default=200_000, help="publications × matching per level")
     parser.add_argument("--min-publications", type=int, default=2000)
+    parser.add_argument("--drain-timeout", type=float, default=120, help="seconds to wait for every frame")
     parser.add_argument("--out", help="append one JSON line per level here")
     args = parser.parse_args()
     print(f"{'matching':>8} {'background':>10} {'pubs':>7} {'frames':>9} {'µs/pub':>9} {'µs/frame':>9}")
