@@ -8,8 +8,9 @@
 #
 # Ports (environment): FRONT_PORT (HAProxy, 8080), NODE1_PORT (8081), NODE2_PORT (8082),
 # REDIS_PORT (6390), STATS_PORT (HAProxy stats, 8404). BIN_DIR=DIR uses the stream-server
-# in DIR instead of building a release one. Logs go to a temporary directory, printed
-# at start. Everything binds 127.0.0.1, and everything it started stops when it exits.
+# in DIR instead of building a release one in $SCRATCH (/tmp/scale-out-build). Logs go to
+# a temporary directory, printed at start. Everything binds 127.0.0.1, and everything it
+# started stops when it exits.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -25,10 +26,8 @@ done
 front=${FRONT_PORT:-8080} node1=${NODE1_PORT:-8081} node2=${NODE2_PORT:-8082}
 redis_port=${REDIS_PORT:-6390} stats=${STATS_PORT:-8404}
 export PATH="/opt/swift/usr/bin:$PATH"
-if [ -z "${BIN_DIR:-}" ]; then
-  swift build -c release --package-path "$root" --product stream-server >&2
-  BIN_DIR=$(swift build -c release --package-path "$root" --show-bin-path)
-fi
+source "$here/loadtest/lib.sh"
+release_binaries "${SCRATCH:-/tmp/scale-out-build}"
 logs=$(mktemp -d /tmp/locstream-scale-out.XXXXXX)
 pids=()
 cleanup() {
@@ -58,8 +57,7 @@ haproxy -dW -db -f "$logs/haproxy.cfg" >"$logs/haproxy.log" 2>&1 &
 pids+=($!)
 
 for port in "$node1" "$node2"; do
-  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-  curl -fs "http://127.0.0.1:$port/readyz" >/dev/null || { echo "node on $port is not ready; see $logs" >&2; exit 1; }
+  wait_ready "$port" || { echo "see the logs in $logs" >&2; exit 1; }
 done
 cat <<INFO
 locstream on loopback: Redis, two nodes, HAProxy (logs in $logs)

@@ -13,11 +13,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-scratch="${SCRATCH:-/tmp/area-bench-build}"
-if [[ -z "${BIN_DIR:-}" ]]; then
-    swift build -c release --package-path "$root" --scratch-path "$scratch" --product stream-server >&2
-    BIN_DIR="$scratch/release"
-fi
+source "$here/lib.sh"
+release_binaries "${SCRATCH:-/tmp/area-bench-build}"
 port="${PORT:-18090}"
 log="$(mktemp)"
 "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" --publish-rate 10000000 --publish-burst 10000000 \
@@ -25,10 +22,7 @@ log="$(mktemp)"
     2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do
-    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+wait_ready "$port"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 python3 "$here/area_bench.py" --url "ws://127.0.0.1:$port/v1/stream" --pid "$server" \
     --matching "${MATCHING:-0,1,10,100,500}" --background "${BACKGROUND:-0,1000}" ${OUT:+--out "$OUT"} "$@"

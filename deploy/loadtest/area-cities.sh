@@ -14,11 +14,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-scratch="${SCRATCH:-/tmp/area-bench-build}"
-if [[ -z "${BIN_DIR:-}" ]]; then
-    swift build -c release --package-path "$root" --scratch-path "$scratch" --product stream-server >&2
-    BIN_DIR="$scratch/release"
-fi
+source "$here/lib.sh"
+release_binaries "${SCRATCH:-/tmp/area-bench-build}"
 python=python3
 [[ -x "$here/.venv/bin/python" ]] && python="$here/.venv/bin/python"
 server_core=() client_core=()
@@ -31,10 +28,7 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     --max-connections 20000 --max-connections-per-ip 20000 --idle-timeout 600 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; cat "$log" >&2; rm -f "$log"' EXIT
-for _ in $(seq 100); do
-    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+wait_ready "$port"
 echo "# $(date -Is) load average $(cut -d' ' -f1-3 /proc/loadavg); server pid $server${PIN:+ (PIN=$PIN)}"
 timeout 900 "${client_core[@]}" "$python" "$here/area_cities.py" --port "$port" --pid "$server" \
     ${OUT:+--out "$OUT"} "$@"

@@ -26,29 +26,9 @@ import time
 
 import paho.mqtt.client as mqtt
 
+from procstat import cpu_ticks, rss_kib
+
 TICKS = 100  # clock ticks per second in /proc/PID/stat (USER_HZ)
-
-
-def cpu_ticks(pid):
-    """utime + stime of a process, or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def rss_kib(pid):
-    """VmRSS of a process in KiB, or None."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return None
 
 
 def percent(start, end, seconds):

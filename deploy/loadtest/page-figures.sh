@@ -22,10 +22,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="/opt/swift/usr/bin:$PATH"
 scratch="${SCRATCH:-/tmp/page-fig-build}"
-if [[ -z "${BIN_DIR:-}" ]]; then
-    swift build -c release --package-path "$root" --scratch-path "$scratch" >&2
-    BIN_DIR="$scratch/release"
-fi
+source "$here/lib.sh"
+release_binaries "$scratch"
 # The image-size section wants the binary as the Dockerfile builds it (--static-swift-stdlib):
 # STATIC_BUILD=1 builds one into $scratch-static, or STATIC_BINARY names one already built.
 if [[ "${STATIC_BUILD:-0}" == 1 && -z "${STATIC_BINARY:-}" ]]; then
@@ -53,11 +51,7 @@ log="$(mktemp)"
     --log-level warning 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do
-    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -fs "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$log" >&2; exit 1; }
+wait_ready "$port" || { cat "$log" >&2; exit 1; }
 
 measured="$(python3 "$here/page_figures.py" --port "$port" --server-pid "$server" --client "$BIN_DIR/stream-client" \
     --devices "$DEVICES" --rates "$RATES" --seconds "$SECONDS_PER_RATE" --settle "$SETTLE" \

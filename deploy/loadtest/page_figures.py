@@ -34,6 +34,8 @@ import sys
 import time
 import urllib.request
 
+from procstat import cpu_ticks
+
 AREA = (13.08, 52.33, 13.76, 52.68)  # MapPageScript.swift's AREA == simulate's default --area
 CLK = os.sysconf("SC_CLK_TCK")
 
@@ -90,26 +92,6 @@ def free_port():
         except OSError:
             continue
     raise SystemExit("no free loopback port")
-
-
-def cpu_ticks(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, IndexError):
-        return None
-
-
-def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
 
 
 def children_map():

@@ -21,10 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 results="$here/results"
 export PATH="/opt/swift/usr/bin:$PATH"
-if [ -z "${BIN_DIR:-}" ]; then
-  swift build -c release --package-path "$root" >&2
-  BIN_DIR=$(swift build -c release --package-path "$root" --show-bin-path)
-fi
+source "$here/lib.sh"
+release_binaries "${SCRATCH:-/tmp/scale-out-build}"
 subscribers=${SUBSCRIBERS:-1000} devices=${DEVICES:-1000} rate=${RATE:-1000} duration=${DURATION:-15}
 work=$(mktemp -d /tmp/locstream-scale-bench.XXXXXX)
 pids=()
@@ -39,11 +37,6 @@ out="$results/$report.jsonl"
 : >"$out"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-wait_ready() {
-  for _ in $(seq 200); do curl -fs "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0; sleep 0.05; done
-  echo "port $1 not ready" >&2
-  return 1
-}
 start_node() { # port name [extra options...]
   local port=$1 name=$2
   shift 2
