@@ -4,12 +4,12 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libssl-dev libhiredis-dev redis-server redis-tools pkg-config openssl ca-certificates prometheus \
+APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev libhiredis-dev redis-server redis-tools pkg-config openssl ca-certificates prometheus \
   haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test lint format tsan coverage fuzz clean
+.PHONY: deps deploy-tools build release run test test-libev lint format tsan coverage fuzz clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -49,6 +49,11 @@ run: release
 test: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build
+
+## The end-to-end tests again, every test server on `--event-loop libev` (CI runs it).
+test-libev: deps deploy-tools
+	swift build --build-tests $(SWIFT_FLAGS)
+	LOCSTREAM_TEST_EVENT_LOOP=libev swift test --skip-build --filter EndToEnd
 
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift

@@ -13,12 +13,14 @@ let package = Package(
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis"),
+        .systemLibrary(name: "CLibev"),
         .target(name: "Auth", dependencies: ["COpenSSL"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
         .target(name: "OptionParsing"),
         .target(name: "ProcessLifecycle"),
-        .target(name: "WebSocketTransport", dependencies: ["CWebsockets", "Locking", "Observability"]),
+        .target(
+            name: "WebSocketTransport", dependencies: ["CLibev", "CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(

@@ -25,6 +25,9 @@ static inline uint64_t locstream_server_options(int tls) {
     return options;
 }
 
+/** The option that makes lws load its libev plugin and use a (foreign) libev loop. */
+static inline uint64_t locstream_option_libev(void) { return LWS_SERVER_OPTION_LIBEV; }
+
 /** Options for a client context: TLS is always initialised so wss:// works. */
 static inline uint64_t locstream_client_options(void) {
     return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_VALIDATE_UTF8;

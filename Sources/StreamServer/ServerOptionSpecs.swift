@@ -25,6 +25,9 @@ enum ServerOptionSpecs {
         .value("tls-key", "PEM", help: "TLS private key."),
         .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
         .value(
+            "event-loop", "KIND", default: "poll",
+            help: "poll (lws's built-in poll()) or libev (epoll through lws's libev plugin, libwebsockets-evlib-ev)."),
+        .value(
             "allowed-origins", "LIST", default: "*",
             help: "Comma-separated Origin values allowed to upgrade; * allows any (requests without Origin pass)."),
         .flag("enable-echo", help: "Serve /v1/echo, which returns every message unchanged (for conformance tests)."),

@@ -70,6 +70,7 @@ struct ServerSettings: Sendable {
         transport.host = options.string("host") ?? "0.0.0.0"
         transport.port = try options.int("port", in: 0...65535)
         transport.deflate = options.flag("deflate")
+        transport.eventLoop = try options.choice("event-loop", as: EventLoopKind.self)
         transport.tlsCertificatePath = options.string("tls-cert")
         transport.tlsKeyPath = options.string("tls-key")
         if (transport.tlsCertificatePath == nil) != (transport.tlsKeyPath == nil) {

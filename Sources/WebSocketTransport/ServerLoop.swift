@@ -20,6 +20,8 @@ final class ServerLoop: ServiceLoop {
     private let logger: Logger
     private let writer: CorkedWriter
     private let cMemory = ContextMemory()
+    /// The libev loop lws runs on with `--event-loop libev`; freed after the context.
+    private var libev: LibevLoop?
     private var sockets: [ConnectionID: LiveSocket] = [:]
     private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
@@ -51,21 +53,37 @@ final class ServerLoop: ServiceLoop {
         info.options = locstream_server_options(configuration.usesTLS ? 1 : 0)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.alpn = cMemory.string("http/1.1")
+        if configuration.eventLoop == .libev {
+            guard let libev = LibevLoop() else {
+                return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
+            }
+            self.libev = libev
+            info.options |= locstream_option_libev()
+            info.foreign_loops = libev.foreignLoops
+        }
         if configuration.usesTLS {
             info.ssl_cert_filepath = cMemory.string(configuration.tlsCertificatePath ?? "")
             info.ssl_private_key_filepath = cMemory.string(configuration.tlsKeyPath ?? "")
         }
         guard let context = lws_create_context(&info) else {
+            let causes =
+                libev == nil
+                ? "port in use, or unreadable TLS files?"
+                : "port in use, unreadable TLS files, or no libwebsockets-evlib-ev?"
             return .failure(
-                .contextCreationFailed(
-                    "cannot listen on \(configuration.host):\(configuration.port) (port in use, or unreadable TLS files?)"
-                ))
+                .contextCreationFailed("cannot listen on \(configuration.host):\(configuration.port) (\(causes))"))
         }
         guard let vhost = lws_get_vhost_by_name(context, "locstream") else {
             lws_context_destroy(context)
             return .failure(.contextCreationFailed("no vhost"))
         }
         return .success((context, Int(lws_get_vhost_listen_port(vhost))))
+    }
+
+    func service(_ context: OpaquePointer) -> Bool {
+        guard let libev else { return lws_service(context, 0) >= 0 }
+        libev.turn(context)
+        return true
     }
 
     /// Answers one lws callback.

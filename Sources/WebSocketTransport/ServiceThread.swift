@@ -7,6 +7,14 @@ import Locking
 protocol ServiceLoop: AnyObject {
     /// Creates the lws context; returns it and the port it listens on (0 for none).
     func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError>
+    /// Waits for events and services them once; false when the context failed.
+    func service(_ context: OpaquePointer) -> Bool
+}
+
+extension ServiceLoop {
+    func service(_ context: OpaquePointer) -> Bool {
+        lws_service(context, 0) >= 0
+    }
 }
 
 /// Runs one lws context on a thread of its own, from creation to destruction.
@@ -34,7 +42,7 @@ enum ServiceThread {
                 waker.attach(context)
                 started.fulfil(.success(port))
                 while !stop.withLock({ $0 }) {
-                    if lws_service(context, 0) < 0 { break }
+                    if !loop.service(context) { break }
                 }
                 waker.detach()
                 lws_context_destroy(context)

@@ -25,7 +25,10 @@ extension EndToEnd {
         @Test("the runtime stage installs exactly the Debian packages of the libraries stream-server links (ldd)")
         func runtimeLibraries() throws {
             let dockerfile = try Dockerfile(Self.text("deploy/Dockerfile"))
-            let declared = Set(dockerfile.aptPackages(stage: dockerfile.finalStage))
+            // lws opens its libev plugin at run time (dlopen), for --event-loop libev.
+            let plugins: Set<String> = ["libwebsockets-evlib-ev"]
+            let declared = Set(dockerfile.aptPackages(stage: dockerfile.finalStage)).subtracting(plugins)
+            #expect(Set(dockerfile.aptPackages(stage: dockerfile.finalStage)).isSuperset(of: plugins))
 
             let ldd = try Self.run(URL(fileURLWithPath: "/usr/bin/ldd"), [Self.binary.path])
             #expect(ldd.status == 0, "ldd: \(ldd.stderr)")

@@ -22,11 +22,16 @@ final class ServerHarness {
         return (Bundle.main.executableURL ?? Bundle.main.bundleURL).deletingLastPathComponent()
     }
 
+    /// `--event-loop X` when `LOCSTREAM_TEST_EVENT_LOOP=X` is set (`make test-libev`), so
+    /// the whole suite can run on another event loop.
+    static let eventLoopArguments =
+        ProcessInfo.processInfo.environment["LOCSTREAM_TEST_EVENT_LOOP"].map { ["--event-loop", $0] } ?? []
+
     /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`.
     init(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
         process = Process()
         process.executableURL = Self.binDirectory.appendingPathComponent("stream-server")
-        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + arguments
+        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
         env.merge(environment) { $1 }
         process.environment = env
