@@ -8,6 +8,7 @@
 #   deploy/loadtest/area-cities.sh
 #   OUT=deploy/loadtest/results/area-cities.jsonl deploy/loadtest/area-cities.sh --seconds 30
 #   PIN=0 deploy/loadtest/area-cities.sh        # let the scheduler place everything
+#   SERVER_OPTIONS="--event-loop libev" deploy/loadtest/area-cities.sh
 #
 # Needs python3 with `websockets` (deploy/loadtest/.venv is used when it exists).
 # BIN_DIR overrides where stream-server is; otherwise it is built in $SCRATCH.
@@ -23,7 +24,8 @@ if [[ "${PIN:-1}" == 1 ]]; then server_core=(taskset -c 0) client_core=(taskset 
 port="${PORT:-18093}"
 log="$(mktemp)"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-"${server_core[@]}" "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" --log-level warning \
+# shellcheck disable=SC2086 # SERVER_OPTIONS is a list of words
+"${server_core[@]}" "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" --log-level warning ${SERVER_OPTIONS:-} \
     --publish-rate 10000000 --publish-burst 10000000 --max-message-bytes 4194304 \
     --max-connections 20000 --max-connections-per-ip 20000 --idle-timeout 600 2>"$log" &
 server=$!

@@ -323,7 +323,7 @@ async def phase(args, name, batches, workers, viewers):
     received = (frames - counts["frames"]) if workers else 0
     leaves = (after_counts["leave"] - counts["leave"]) if workers else 0
     return {
-        "phase": name, "viewers": viewers, "devices": args.devices, "seconds": round(wall, 2),
+        "label": args.label, "phase": name, "viewers": viewers, "devices": args.devices, "seconds": round(wall, 2),
         "pubs": published, "pubs_per_s": round(published / wall),
         "frames": received, "leave_frames": leaves, "frames_per_s": round(received / wall),
         "frames_per_pub": round(received / max(published, 1), 2),
@@ -403,6 +403,7 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=5, help="server CPU measured idle before each phase")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", help="append one JSON line per phase here")
+    parser.add_argument("--label", default="", help="copied into every row (which server options, say)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
