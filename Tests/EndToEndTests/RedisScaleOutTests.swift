@@ -250,6 +250,28 @@ extension EndToEnd {
             await client.shutdown()
         }
 
+        @Test("a password and a database in --redis-url: the node authenticates and keeps its keys there")
+        func passwordAndDatabase() async throws {
+            let redis = try await RedisHarness(password: "s3cret-pw")
+            let node = try await ServerHarness(["--broker", "redis", "--redis-url", redis.url(database: 3)])
+            #expect(await Self.eventually { node.readyStatus == 200 }, "ready with AUTH and SELECT 3")
+            let client = try await WebSocketClient.start()
+            let publisher = try await StreamTestClient(client, url: node.url("/v1/stream"))
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+            #expect(try redis.cli("-n", "3", "HEXISTS", "locstream:last", "veh-1") == "1")
+            #expect(try redis.cli("-n", "0", "EXISTS", "locstream:last") == "0")
+            #expect(!node.log.contains("s3cret-pw"), "the password stays out of the log")
+            await client.shutdown()
+
+            let refused = try await ServerHarness([
+                "--broker", "redis", "--redis-url", "redis://:wrong@127.0.0.1:\(redis.port)/0",
+            ])
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(refused.readyStatus == 503)
+            #expect(refused.log.contains("AUTH refused"), "the log says why")
+        }
+
         @Test("Redis full or hung: publishers get internal with a message, and the node keeps serving")
         func fullOrHung() async throws {
             let redis = try await RedisHarness()

@@ -10,12 +10,15 @@ final class RedisHarness {
     let port: Int
     private let directory: URL
     private let persistent: Bool
+    private let password: String?
     private var process: Process?
 
-    /// Starts Redis; with `persistent`, every write is fsynced to an append-only file.
-    init(persistent: Bool = false) async throws {
+    /// Starts Redis; with `persistent`, every write is fsynced to an append-only file;
+    /// with `password`, clients must authenticate.
+    init(persistent: Bool = false, password: String? = nil) async throws {
         port = try LoopbackPort.free()
         self.persistent = persistent
+        self.password = password
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "locstream-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,8 +30,13 @@ final class RedisHarness {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `redis://127.0.0.1:PORT/0`.
-    var url: String { "redis://127.0.0.1:\(port)/0" }
+    /// `redis://[:PASSWORD@]127.0.0.1:PORT/0`.
+    var url: String { url(database: 0) }
+
+    /// The URL of `database`, with the password if there is one.
+    func url(database: Int) -> String {
+        "redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(port)/\(database)"
+    }
 
     /// The options that point a server at this Redis.
     var serverArguments: [String] { ["--broker", "redis", "--redis-url", url] }
@@ -54,17 +62,20 @@ final class RedisHarness {
     /// Runs `redis-cli` with `arguments`; returns its output, trimmed.
     func cli(_ arguments: String...) throws -> String {
         let result = try CommandResult.run(
-            URL(fileURLWithPath: "/usr/bin/redis-cli"), ["-h", "127.0.0.1", "-p", String(port)] + arguments)
+            URL(fileURLWithPath: "/usr/bin/redis-cli"),
+            ["-h", "127.0.0.1", "-p", String(port), "--no-auth-warning"] + (password.map { ["-a", $0] } ?? [])
+                + arguments)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", directory.path,
-            "--appendonly", persistent ? "yes" : "no", "--appendfsync", "always", "--logfile", "",
-        ]
+        process.arguments =
+            [
+                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", directory.path,
+                "--appendonly", persistent ? "yes" : "no", "--appendfsync", "always", "--logfile", "",
+            ] + (password.map { ["--requirepass", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
