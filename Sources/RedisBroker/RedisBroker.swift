@@ -71,7 +71,7 @@ public final class RedisBroker: Broker {
         subscriber.start(
             serving: RedisSubscriberLink.Node(
                 isWatched: hub.isWatched, watchedSubjects: { hub.watchedSubjects }, onMessage: delivery.receive,
-                onDrop: delivery.forget,
+                onDrop: delivery.forget, onConnect: delivery.countMissed,
                 onStateChange: { up in Self.linkChanged(up, link: "subscriber", metrics: metrics, logger: logger) }))
     }
 

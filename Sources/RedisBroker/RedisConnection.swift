@@ -9,8 +9,8 @@ import Glibc
 final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
 
-    /// Connects to `endpoint`, authenticates and selects its database; every later
-    /// read or write gives up after `timeout`.
+    /// Connects to `endpoint`, authenticates, selects its database and checks that
+    /// Redis answers; every later read or write gives up after `timeout`.
     init(_ endpoint: RedisEndpoint, timeout: Duration) throws(RedisFailure) {
         let limit = Self.timeval(timeout)
         guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), limit) else {
@@ -27,6 +27,8 @@ final class RedisConnection {
         if endpoint.database != 0 {
             try expectOK(RedisCommand("SELECT", String(endpoint.database)), doing: "SELECT")
         }
+        // A Redis that wants a password we lack answers commands with NOAUTH: fail now.
+        try expectOK(RedisCommand("PING"), doing: "PING")
     }
 
     deinit { redisFree(context) }

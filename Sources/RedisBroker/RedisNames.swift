@@ -19,6 +19,9 @@ enum RedisNames {
     static let deviceChannelPrefix = prefix + "dev:"
     static let cellChannelPrefix = prefix + "cell:"
 
+    /// The key of a device's seq counter.
+    static func seqKey(_ device: String) -> String { prefix + "seq:" + device }
+
     /// The channel carrying `subject`'s updates.
     static func channel(_ subject: Subject) -> String {
         switch subject {

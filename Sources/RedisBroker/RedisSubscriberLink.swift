@@ -34,6 +34,9 @@ final class RedisSubscriberLink: Sendable {
         let onMessage: @Sendable (Subject, [UInt8]) -> Void
         /// The link unsubscribed from a subject's channel.
         let onDrop: @Sendable (Subject) -> Void
+        /// A new connection, before it subscribes: the node may read from it (what it
+        /// missed while the link was down).
+        let onConnect: @Sendable (RedisConnection) throws(RedisFailure) -> Void
         /// The link connected (`true`) or lost its connection.
         let onStateChange: @Sendable (Bool) -> Void
     }
@@ -94,6 +97,7 @@ final class RedisSubscriberLink: Sendable {
         while !link.isStopped {
             do {
                 let connection = try RedisConnection(endpoint, timeout: timeout)
+                try node.onConnect(connection)
                 var session = Session(connection: connection, node: node, metrics: metrics)
                 state.withLock { $0.noted.removeAll() }
                 session.resubscribe(to: node.watchedSubjects())

@@ -64,6 +64,39 @@ final class UpstreamDelivery: Sendable {
         tracker.withLock { _ = $0.lastSeq.removeValue(forKey: device) }
     }
 
+    /// The subscriber link is back after a loss: every followed device whose seq in
+    /// Redis moved on meanwhile missed those updates. They are logged and counted now
+    /// (later gaps count only what comes after), so a device that stays quiet after
+    /// the outage does not hide its loss. Clients get them back by resuming with `since`.
+    func countMissed(on connection: RedisConnection) throws(RedisFailure) {
+        let followed = tracker.withLock { Array($0.lastSeq) }
+        guard !followed.isEmpty else { return }
+        for (device, _) in followed { connection.append(RedisCommand("GET", RedisNames.seqKey(device))) }
+        var current: [String: UInt64] = [:]
+        for (device, _) in followed {
+            if let seq = try connection.nextReply().integer { current[device] = UInt64(max(seq, 0)) }
+        }
+        let missed = tracker.withLock { tracker in
+            followed.compactMap { device, seen -> (String, UInt64, UInt64)? in
+                guard let now = current[device], now > seen else { return nil }
+                tracker.lastSeq[device] = max(tracker.lastSeq[device] ?? 0, now)
+                return (device, seen, now)
+            }
+        }
+        guard !missed.isEmpty else { return }
+        let total = missed.reduce(0) { $0 + Int($1.2 - $1.1) }
+        metrics.missedUpdates.increment(by: total)
+        logger.warning(
+            "missed updates while the redis link was down",
+            [
+                "devices": missed.count, "updates": total,
+                "resume": "clients get them back with since, as far as history reaches",
+            ])
+        for (device, seen, now) in missed.prefix(100) {
+            logger.info("missed updates", ["device": device, "first_missed_seq": seen + 1, "last_missed_seq": now])
+        }
+    }
+
     /// Redis lost its data and seqs jump to the floor: gaps from here on are not losses.
     func forgetSeqs() {
         tracker.withLock { $0.lastSeq.removeAll() }

@@ -250,6 +250,38 @@ extension EndToEnd {
             await client.shutdown()
         }
 
+        @Test(
+            "updates published while a node's subscriber link is down are logged and counted, and since gets them back")
+        func missedWhileLinkDown() async throws {
+            let redis = try await RedisHarness()
+            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
+            let client = try await WebSocketClient.start()
+            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+            viewer.send(subscribe("V", ["veh-1"], snapshot: false))
+            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            publisher.send(.publish([testLocation("veh-1")], ack: true))
+            #expect(await publisher.next() == .published(count: 1))
+            #expect(await Self.seqs(of: "V", from: viewer, until: 1) == [1])
+
+            // Subscriber links are cut and cannot come back while Redis wants a password;
+            // node 0's command link, already connected, still publishes.
+            _ = try redis.cli("CONFIG", "SET", "requirepass", "tmp-pass")
+            _ = try redis.cli("-a", "tmp-pass", "CLIENT", "KILL", "TYPE", "pubsub")
+            #expect(await Self.eventually { nodes[1].readyStatus == 503 }, "the cut link makes node 1 unready")
+            publisher.send(.publish((2...11).map { testLocation("veh-1", lat: Double($0)) }, ack: true))
+            #expect(await publisher.next() == .published(count: 10))
+            _ = try redis.cli("-a", "tmp-pass", "CONFIG", "SET", "requirepass", "")
+            #expect(await Self.eventually { nodes[1].readyStatus == 200 }, "node 1 reconnects by itself")
+            #expect(try nodes[1].metrics()["locstream_broker_missed_updates_total"] == 10)
+            #expect(nodes[1].log.contains("missed updates while the redis link was down"))
+
+            viewer.send(subscribe("R", ["veh-1"], since: ["veh-1": 1]))
+            #expect(await viewer.next() == .subscribed(sub: "R", restarted: true, snapshot: 10))
+            #expect(await Self.seqs(of: "R", from: viewer, until: 11) == Array(2...11))
+            await client.shutdown()
+        }
+
         @Test("a password and a database in --redis-url: the node authenticates and keeps its keys there")
         func passwordAndDatabase() async throws {
             let redis = try await RedisHarness(password: "s3cret-pw")
