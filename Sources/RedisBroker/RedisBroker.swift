@@ -75,8 +75,8 @@ public final class RedisBroker: Broker {
                 onStateChange: { up in Self.linkChanged(up, link: "subscriber", metrics: metrics, logger: logger) }))
     }
 
-    /// Closes both links.
-    public func stop() {
+    /// Closes both links; operations fail from then on.
+    public func close() {
         commands.stop()
         subscriber.stop()
     }

@@ -131,7 +131,7 @@ final class RedisCommandLink: Sendable {
         let news = link.set(up: up, reason: reason)
         if up { return onStateChange(true) }
         failQueued(RedisFailure("Redis is unreachable (\(reason))"))
-        guard news else { return }
+        guard news, !link.isStopped else { return }
         logger.warning("redis link down", ["link": "commands", "redis": endpoint.description, "reason": reason])
         onStateChange(false)
     }

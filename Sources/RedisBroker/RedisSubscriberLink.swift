@@ -148,7 +148,7 @@ final class RedisSubscriberLink: Sendable {
         let news = link.set(up: up, reason: reason)
         if up { return node.onStateChange(true) }
         failConfirmations(RedisFailure("Redis is unreachable (\(reason))"))
-        guard news else { return }
+        guard news, !link.isStopped else { return }
         logger.warning("redis link down", ["link": "subscriber", "redis": endpoint.description, "reason": reason])
         node.onStateChange(false)
     }

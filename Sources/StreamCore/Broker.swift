@@ -28,6 +28,9 @@ public protocol Broker: Sendable {
 
     /// Whether the broker can serve requests now (`/readyz`, `broker_up`).
     var isReachable: Bool { get }
+
+    /// Closes the broker's outside connections at shutdown; the local broker has none.
+    func close()
 }
 
 /// What history holds for one device after a given seq.

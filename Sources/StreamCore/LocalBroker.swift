@@ -83,4 +83,6 @@ public final class LocalBroker: Broker {
     public func confirmInterest() async throws(BrokerError) {}
 
     public var isReachable: Bool { true }
+
+    public func close() {}
 }

@@ -45,6 +45,7 @@ struct ServerProcess {
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
         readiness.enter(.draining)
         await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))
+        broker.close()
         logger.info("stopped")
         return 0
     }
