@@ -37,6 +37,25 @@ extension EndToEnd {
             return seqs
         }
 
+        /// Two nodes on one Redis, a viewer of one device on node 1 (sub `V`, live only) and
+        /// a publisher on node 0: every update the viewer gets has crossed Redis.
+        struct CrossNodeWatch {
+            let nodes: [ServerHarness]
+            let client: WebSocketClient
+            let viewer: StreamTestClient
+            let publisher: StreamTestClient
+
+            /// Starts the nodes on `redis` with `extra` options; the viewer watches `device`.
+            init(on redis: RedisHarness, watching device: String, _ extra: [String] = []) async throws {
+                nodes = try await RedisScaleOutTests.nodes(2, on: redis, ServerHarness.floodLimits + extra)
+                client = try await WebSocketClient.start()
+                viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                viewer.send(subscribe("V", [device], snapshot: false))
+                #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+                publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            }
+        }
+
         @Test("three nodes: a subscriber on B gets, in order, what A publishes; a snapshot on C is the newest")
         func threeNodes() async throws {
             let redis = try await RedisHarness()
@@ -221,12 +240,8 @@ extension EndToEnd {
         @Test("Redis back empty: seqs continue above the highest seen, and the reset is logged and counted")
         func redisBackEmpty() async throws {
             let redis = try await RedisHarness()
-            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            viewer.send(subscribe("V", ["veh-1"], snapshot: false))
-            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
-            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            let watch = try await CrossNodeWatch(on: redis, watching: "veh-1")
+            let (nodes, client, viewer, publisher) = (watch.nodes, watch.client, watch.viewer, watch.publisher)
             publisher.send(.publish((1...50).map { testLocation("veh-1", lat: Double($0)) }, ack: true))
             #expect(await publisher.next() == .published(count: 50))
             #expect(await Self.seqs(of: "V", from: viewer, until: 50).last == 50)
@@ -254,12 +269,8 @@ extension EndToEnd {
             "updates published while a node's subscriber link is down are logged and counted, and since gets them back")
         func missedWhileLinkDown() async throws {
             let redis = try await RedisHarness()
-            let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            viewer.send(subscribe("V", ["veh-1"], snapshot: false))
-            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
-            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+            let watch = try await CrossNodeWatch(on: redis, watching: "veh-1")
+            let (nodes, client, viewer, publisher) = (watch.nodes, watch.client, watch.viewer, watch.publisher)
             publisher.send(.publish([testLocation("veh-1")], ack: true))
             #expect(await publisher.next() == .published(count: 1))
             #expect(await Self.seqs(of: "V", from: viewer, until: 1) == [1])
