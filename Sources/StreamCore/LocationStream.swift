@@ -14,7 +14,9 @@ public final class LocationStream: AsyncSequence, Sendable {
 
     private struct State {
         var buffer: [Publication] = []
-        var waiter: CheckedContinuation<[Publication]?, Never>?
+        /// The suspended task. Whoever resumes it takes it out under the lock first, so
+        /// it is resumed exactly once (an unsafe continuation: no allocation per wait).
+        var waiter: UnsafeContinuation<[Publication]?, Never>?
         var isFinished = false
         var woken = false
         /// Index in `buffer` of each device's queued update; kept only while full.
@@ -34,7 +36,7 @@ public final class LocationStream: AsyncSequence, Sendable {
 
     /// Adds an update; wakes the task if it is waiting.
     func push(_ update: Publication) {
-        let (waiter, dropped) = state.withLock { state -> (CheckedContinuation<[Publication]?, Never>?, Int) in
+        let (waiter, dropped) = state.withLock { state -> (UnsafeContinuation<[Publication]?, Never>?, Int) in
             guard !state.isFinished else { return (nil, 0) }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -72,7 +74,7 @@ public final class LocationStream: AsyncSequence, Sendable {
     /// return at once): a timer's way to let it send what thinning held back.
     func wake() {
         let waiter = state.withLock { state in
-            guard !state.isFinished else { return CheckedContinuation<[Publication]?, Never>?.none }
+            guard !state.isFinished else { return UnsafeContinuation<[Publication]?, Never>?.none }
             defer { state.waiter = nil }
             state.woken = state.waiter == nil
             return state.waiter
@@ -105,7 +107,7 @@ public final class LocationStream: AsyncSequence, Sendable {
     private func nextBatch() async -> [Publication]? {
         if let ready = take(orWait: nil) { return ready }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 if let ready = take(orWait: continuation) { continuation.resume(returning: ready) }
             }
         } onCancel: {
@@ -118,7 +120,7 @@ public final class LocationStream: AsyncSequence, Sendable {
     }
 
     /// The ready batch (`.some`), the end (`.some(nil)`), or nil after installing `waiter`.
-    private func take(orWait waiter: CheckedContinuation<[Publication]?, Never>?) -> [Publication]?? {
+    private func take(orWait waiter: UnsafeContinuation<[Publication]?, Never>?) -> [Publication]?? {
         state.withLock { state in
             if !state.buffer.isEmpty {
                 defer {

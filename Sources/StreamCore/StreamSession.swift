@@ -3,24 +3,25 @@ import Foundation
 import LocstreamProtocol
 import Observability
 
-/// One client connection at `/v1/stream`: it greets the client, then reads its
-/// messages one at a time and answers each op, keeping the subscription in a
-/// `SubscriptionScope`. A malformed message gets an `error` frame and never closes
+/// One client connection at `/v1/stream`: it greets the client, then answers each
+/// message's op, one at a time, keeping the subscription in a `SubscriptionScope`. A malformed message gets an `error` frame and never closes
 /// the connection by itself; a client that keeps sending them spends its error budget
 /// and is closed with 1008. Publishing is rate-limited per connection.
 ///
-/// A session is driven by its connection's task alone, one message at a time.
+/// A session is driven by its connection's task alone: `open`, then `handle` for each
+/// message in order, then `close`.
 public final class StreamSession {
-    /// What every session on a node shares.
-    public struct Environment: Sendable {
-        public var node: String
-        public var hub: Hub
-        public var broker: any Broker
-        public var ingest: Ingest
-        public var metrics: StreamMetrics
-        public var logger: Logger
-        public var limits: SessionLimits
-        public var access: AccessPolicy
+    /// What every session on a node shares. One instance per node; each session keeps
+    /// a reference, not a copy.
+    public final class Environment: Sendable {
+        public let node: String
+        public let hub: Hub
+        public let broker: any Broker
+        public let ingest: Ingest
+        public let metrics: StreamMetrics
+        public let logger: Logger
+        public let limits: SessionLimits
+        public let access: AccessPolicy
 
         /// The shared parts of a node.
         public init(
@@ -57,44 +58,42 @@ public final class StreamSession {
         publishBudget = TokenBucket(
             capacity: environment.limits.publishBurst, refillPerSecond: environment.limits.publishRate)
         errorBudget = TokenBucket(capacity: environment.limits.errorBudget, refillPerSecond: 1)
-        scope = SubscriptionScope(
-            sink: sink, hub: environment.hub, broker: environment.broker, metrics: environment.metrics,
-            logger: environment.logger, connectionID: connectionID, maxAreaKm2: environment.limits.maxAreaKm2)
+        scope = SubscriptionScope(sink: sink, environment: environment, connectionID: connectionID)
     }
 
-    /// Serves `messages` until they end (the connection closed or the task was
-    /// cancelled), then releases the subscription. `upgradeToken` is the token sent
-    /// with the upgrade (`Authorization: Bearer` or `?token=`), if any.
-    public func run<Messages: AsyncSequence>(_ messages: Messages, upgradeToken: String? = nil) async
-    where Messages.Element == (bytes: [UInt8], isBinary: Bool) {
-        defer {
-            authDeadline?.cancel()
-            tokenWatch?.cancel()
-            scope.end()
-        }
+    /// Greets the client and, with token access, starts the authentication deadline and
+    /// checks `upgradeToken` (the token sent with the upgrade, `Authorization: Bearer` or
+    /// `?token=`, if any). False when the connection is being closed. The caller then
+    /// passes each message to `handle` and calls `close` at the end.
+    ///
+    /// `open`, `handle` and `close` are never inlined: the connection's task waits for
+    /// its next message in the caller's async frame, which every idle connection keeps,
+    /// so that frame must not grow by their locals.
+    @inline(never)
+    public func open(upgradeToken: String?) -> Bool {
         sink.sendControl(ServerMessage.welcome(conn: connectionID, node: environment.node).encoded())
-        if case .tokens(let authentication) = environment.access {
-            authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink)
-            if let upgradeToken {
-                do throws(ProtocolError) {
-                    try await authenticate(upgradeToken, with: authentication, replying: false)
-                } catch {
-                    guard reject(error) else { return }
-                }
-            }
-        }
-        do {
-            for try await message in messages {
-                guard !Task.isCancelled else { return }
-                guard await handle(message.bytes, isBinary: message.isBinary) else { return }
-            }
+        guard case .tokens(let authentication) = environment.access else { return true }
+        authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink)
+        guard let upgradeToken else { return true }
+        do throws(ProtocolError) {
+            try authenticate(upgradeToken, with: authentication, replying: false)
+            return true
         } catch {
-            environment.logger.debug("message stream failed", ["conn": connectionID, "error": "\(error)"])
+            return reject(error)
         }
+    }
+
+    /// The connection is gone: stops the token timers and releases the subscription.
+    @inline(never)
+    public func close() {
+        authDeadline?.cancel()
+        tokenWatch?.cancel()
+        scope.end()
     }
 
     /// Answers one message; false when the connection is being closed.
-    func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
+    @inline(never)
+    public func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
         do throws(ProtocolError) {
             guard !isBinary else {
                 throw ProtocolError(.badRequest, "binary frames are not accepted; send JSON text frames")
@@ -142,7 +141,7 @@ public final class StreamSession {
                     .badRequest, "authentication is off on this server (--auth none); no token is needed",
                     failedOp: "auth")
             }
-            try await authenticate(token, with: authentication, replying: true)
+            try authenticate(token, with: authentication, replying: true)
         }
     }
 
@@ -162,7 +161,7 @@ public final class StreamSession {
     /// restarts, and `authed` answers an `auth` op. On failure an authenticated
     /// connection keeps its old token.
     private func authenticate(_ token: String, with authentication: TokenAuthentication, replying: Bool)
-        async throws(ProtocolError)
+        throws(ProtocolError)
     {
         let verified: Claims
         do {

@@ -24,28 +24,20 @@ public final class SubscriptionScope {
     }
 
     private let sink: any FrameSink
-    private let hub: Hub
-    private let broker: any Broker
-    private let metrics: StreamMetrics
-    private let logger: Logger
+    private let environment: StreamSession.Environment
     private let connectionID: String
-    private let maxAreaKm2: Double
     private var running: Running?
     private var generation: UInt64 = 0
 
-    /// A scope writing to `sink`, subscribing through `hub` and reading from `broker`,
-    /// refusing areas larger than `maxAreaKm2` square kilometres.
-    public init(
-        sink: any FrameSink, hub: Hub, broker: any Broker, metrics: StreamMetrics,
-        logger: Logger = Logger(component: "stream"), connectionID: String = "",
-        maxAreaKm2: Double = SessionLimits().maxAreaKm2
-    ) {
-        self.maxAreaKm2 = maxAreaKm2
+    private var hub: Hub { environment.hub }
+    private var metrics: StreamMetrics { environment.metrics }
+
+    /// A scope writing to `sink` for connection `connectionID`, subscribing through the
+    /// node's hub and reading from its broker, within its limits (areas larger than
+    /// `limits.maxAreaKm2` are refused).
+    public init(sink: any FrameSink, environment: StreamSession.Environment, connectionID: String = "") {
         self.sink = sink
-        self.hub = hub
-        self.broker = broker
-        self.metrics = metrics
-        self.logger = logger
+        self.environment = environment
         self.connectionID = connectionID
     }
 
@@ -72,8 +64,8 @@ public final class SubscriptionScope {
         let registration = hub.register(stream, for: watch)
         let opening: Opening
         do {
-            try await broker.confirmInterest()
-            opening = try await Opening.read(request, watching: watch, from: broker)
+            try await environment.broker.confirmInterest()
+            opening = try await Opening.read(request, watching: watch, from: environment.broker)
         } catch {
             hub.unregister(registration)
             throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
@@ -85,7 +77,7 @@ public final class SubscriptionScope {
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
         let delivery = Delivery(
-            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: logger,
+            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: environment.logger,
             connectionID: connectionID)
         _ = opening.frames.allSatisfy { delivery.send($0) }
         let task = SubscriptionTask.start(stream, with: delivery, gate: FrameGate(request, opening: opening))
@@ -133,10 +125,10 @@ public final class SubscriptionScope {
             } catch {
                 throw ProtocolError(.badRequest, "area: \(error.message)", failedOp: "subscribe")
             }
-            guard checked.squareKilometres <= maxAreaKm2 else {
+            guard checked.squareKilometres <= environment.limits.maxAreaKm2 else {
                 throw ProtocolError(
                     .badRequest,
-                    "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(maxAreaKm2)) km² are allowed",
+                    "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(environment.limits.maxAreaKm2)) km² are allowed",
                     failedOp: "subscribe")
             }
             return .area(checked)

@@ -28,22 +28,34 @@ struct LocstreamService: WebSocketServerDelegate {
     }
 
     func serve(_ connection: WebSocketConnection) async {
+        switch opened(connection) {
+        case .echo:
+            await EchoEndpoint.serve(connection, metrics: metrics)
+        case .stream(let session, let upgradeToken):
+            await StreamEndpoint.serve(connection, session: session, upgradeToken: upgradeToken)
+        }
+        metrics.connections.add(-1)
+    }
+
+    /// Who serves an open connection.
+    private enum Route {
+        case echo
+        case stream(StreamSession, upgradeToken: String?)
+    }
+
+    /// Counts and logs a new connection and picks its route. It is synchronous and never
+    /// inlined, so its temporaries stay off the async frame every idle connection keeps.
+    @inline(never)
+    private func opened(_ connection: WebSocketConnection) -> Route {
         metrics.connectionsOpened.increment()
         metrics.connections.add(1)
-        defer { metrics.connections.add(-1) }
         let request = connection.request
         logger.info("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
-        switch request.path {
-        case EchoEndpoint.path:
-            await EchoEndpoint.serve(connection, metrics: metrics)
-        default:
-            let session = StreamSession(
-                connectionID: connection.id.description, sink: ConnectionSink(connection: connection),
-                environment: environment)
-            await session.run(
-                connection.messages.map { (bytes: $0.bytes, isBinary: $0.isBinary) },
-                upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
-        }
+        guard request.path != EchoEndpoint.path else { return .echo }
+        let session = StreamSession(
+            connectionID: connection.id.description, sink: ConnectionSink(connection: connection),
+            environment: environment)
+        return .stream(session, upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {

@@ -7,6 +7,9 @@ import Locking
 /// lock briefly and then posts to the loop's mailbox when the loop has work to do.
 final class ConnectionChannel: Sendable {
     let id: ConnectionID
+    /// What the peer sent in its upgrade request (server side), or the path asked for
+    /// (client side).
+    let request: UpgradeRequest
     let outbox: Locked<Outbox>
     let inbound = Locked(InboundQueue())
     /// The close code the peer sent, if it sent one.
@@ -16,10 +19,11 @@ final class ConnectionChannel: Sendable {
     private let notifyLoop: @Sendable (ConnectionID) -> Void
 
     init(
-        id: ConnectionID, policy: SlowConsumerPolicy = SlowConsumerPolicy(),
+        id: ConnectionID, request: UpgradeRequest, policy: SlowConsumerPolicy = SlowConsumerPolicy(),
         notifyLoop: @escaping @Sendable (ConnectionID) -> Void
     ) {
         self.id = id
+        self.request = request
         self.notifyLoop = notifyLoop
         outbox = Locked(Outbox(policy: policy))
     }
@@ -65,10 +69,12 @@ final class ConnectionChannel: Sendable {
     // MARK: Reading (consumer task)
 
     /// The next message, or `nil` at the end or when the calling task is cancelled.
+    /// Inlined into the iterator: one async frame less for every idle connection.
+    @inline(__always)
     func nextMessage() async -> InboundMessage? {
         if let ready = take(orWait: nil) { return ready }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 if let ready = take(orWait: continuation) { continuation.resume(returning: ready) }
             }
         } onCancel: {
@@ -79,7 +85,7 @@ final class ConnectionChannel: Sendable {
     /// Takes a queued message (`.some(message)`), reports the end (`.some(nil)`), or
     /// installs `waiter` and returns `nil` when there is nothing yet. Resumes reading
     /// from the socket once a paused queue has drained to its low watermark.
-    private func take(orWait waiter: CheckedContinuation<InboundMessage?, Never>?) -> InboundMessage?? {
+    private func take(orWait waiter: UnsafeContinuation<InboundMessage?, Never>?) -> InboundMessage?? {
         let (result, resume): (InboundMessage??, Bool) = inbound.withLock { queue in
             if let message = queue.pop() {
                 let resume = queue.isReadingPaused && queue.count <= InboundQueue.lowWatermark

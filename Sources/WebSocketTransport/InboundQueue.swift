@@ -12,8 +12,10 @@ struct InboundQueue {
 
     private var messages: [InboundMessage] = []
     private var head = 0
-    /// A consumer suspended in `next()`, waiting for a message or the end.
-    var waiter: CheckedContinuation<InboundMessage?, Never>?
+    /// A consumer suspended in `next()`, waiting for a message or the end. Whoever
+    /// resumes it takes it out under the lock first, so it is resumed exactly once (an
+    /// unsafe continuation: no allocation per wait, no runtime check).
+    var waiter: UnsafeContinuation<InboundMessage?, Never>?
     /// No more messages will arrive.
     private(set) var isFinished = false
     /// The loop stopped reading because the queue was full.

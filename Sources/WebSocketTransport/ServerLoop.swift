@@ -182,15 +182,17 @@ final class ServerLoop: ServiceLoop {
         let id = takeID()
         lws_set_opaque_user_data(wsi, id.opaque)
         let mailbox = self.mailbox
-        let channel = ConnectionChannel(id: id, policy: configuration.slowConsumer) { mailbox.post($0) }
         let request = WSIHeaders.upgradeRequest(wsi)
+        let channel = ConnectionChannel(id: id, request: request, policy: configuration.slowConsumer) {
+            mailbox.post($0)
+        }
         let socket = LiveSocket(
             wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes,
             remoteAddress: request.remoteAddress)
         sockets[id] = socket
         socketsPerAddress[request.remoteAddress, default: 0] += 1
         openSockets.withLock { $0 += 1 }
-        let connection = WebSocketConnection(channel: channel, request: request)
+        let connection = WebSocketConnection(channel: channel)
         let delegate = self.delegate
         socket.task = Task {
             await delegate.serve(connection)

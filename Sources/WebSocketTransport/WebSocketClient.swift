@@ -42,7 +42,9 @@ public final class WebSocketClient: Sendable {
                 return next
             })
         let mailbox = self.mailbox
-        let channel = ConnectionChannel(id: id) { mailbox.post($0) }
+        let channel = ConnectionChannel(id: id, request: UpgradeRequest(path: parsed.pathAndQuery)) {
+            mailbox.post($0)
+        }
         let opened = OneShot<Result<Void, TransportError>>()
         mailbox.post(
             command: .connect(ClientConnectRequest(url: parsed, options: options, channel: channel, opened: opened)))
@@ -59,7 +61,7 @@ public final class WebSocketClient: Sendable {
         }
         switch outcome {
         case .success:
-            return WebSocketConnection(channel: channel, request: UpgradeRequest(path: parsed.pathAndQuery))
+            return WebSocketConnection(channel: channel)
         case .failure(let error):
             channel.close(CloseRequest(code: 1000))
             throw error

@@ -1,19 +1,19 @@
 /// One WebSocket connection, as the application sees it: who it is, what it asked
 /// for, its incoming messages, and a way to send.
 ///
-/// It is a value: copies refer to the same connection. Sending never blocks; frames
-/// are queued and written by the service thread. After the connection closes, sends
-/// are refused and `messages` ends.
+/// It is a value, one reference wide, so the async frames that hold it stay small:
+/// copies refer to the same connection. Sending never blocks; frames are queued and
+/// written by the service thread. After the connection closes, sends are refused and
+/// `messages` ends.
 public struct WebSocketConnection: Sendable {
     /// Unique within the process.
     public var id: ConnectionID { channel.id }
-    /// What the peer sent in its upgrade request (empty for client-side connections).
-    public let request: UpgradeRequest
+    /// What the peer sent in its upgrade request (client side: the path asked for).
+    public var request: UpgradeRequest { channel.request }
     let channel: ConnectionChannel
 
-    init(channel: ConnectionChannel, request: UpgradeRequest) {
+    init(channel: ConnectionChannel) {
         self.channel = channel
-        self.request = request
     }
 
     /// The messages received, in order. Ends when the connection closes or the

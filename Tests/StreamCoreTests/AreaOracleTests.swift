@@ -17,7 +17,8 @@ struct AreaOracleTests {
         let broker = LocalBroker(hub: hub, historySize: 4, grid: GeoGrid(cellDegrees: cellDegrees))
         let sink = RecordingSink()
         let scope = SubscriptionScope(
-            sink: sink, hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry()))
+            sink: sink,
+            environment: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
         let devices = (0..<150).map { "d\($0)" }
         var positions: [String: Location] = [:]
         for stored in try await broker.publish(devices.map { device(world.position(), $0) }) {

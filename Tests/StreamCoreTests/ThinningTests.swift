@@ -74,7 +74,8 @@ struct ThinningTests {
         let broker = LocalBroker(hub: hub, historySize: 4)
         let sink = RecordingSink()
         let scope = SubscriptionScope(
-            sink: sink, hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry()))
+            sink: sink,
+            environment: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
         try await scope.subscribe(
             SubscribeRequest(
                 sub: "t", target: .area(.bbox(minLon: -1, minLat: -1, maxLon: 1, maxLat: 1)), minIntervalMs: 100))
