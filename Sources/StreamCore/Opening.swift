@@ -16,19 +16,29 @@ struct Opening {
         async throws(BrokerError) -> Opening
     {
         switch watch {
-        case .devices(let devices):
-            var opening = try await replays(request, devices: devices, from: broker)
-            guard request.snapshot else { return opening }
-            opening.add(try await broker.lastKnown(devices.filter { request.since[$0] == nil }))
-            return opening
-        case .area(let area):
-            let inside = try await broker.lastKnown(in: area)
-            var opening = try await replays(request, devices: inside.map(\.location.device), from: broker)
-            opening.frames.removeAll { !area.contains($0.location) }
-            guard request.snapshot else { return opening }
-            opening.add(inside.filter { request.since[$0.location.device] == nil })
-            return opening
+        case .devices(let devices): try await read(request, devices: devices, from: broker)
+        case .area(let area): try await read(request, area: area, from: broker)
         }
+    }
+
+    private static func read(_ request: SubscribeRequest, devices: [String], from broker: any Broker)
+        async throws(BrokerError) -> Opening
+    {
+        var opening = try await replays(request, devices: devices, from: broker)
+        guard request.snapshot else { return opening }
+        opening.add(try await broker.lastKnown(devices.filter { request.since[$0] == nil }))
+        return opening
+    }
+
+    private static func read(_ request: SubscribeRequest, area: GeoArea, from broker: any Broker)
+        async throws(BrokerError) -> Opening
+    {
+        let inside = try await broker.lastKnown(in: area)
+        var opening = try await replays(request, devices: inside.map(\.location.device), from: broker)
+        opening.frames.removeAll { !area.contains($0.location) }
+        guard request.snapshot else { return opening }
+        opening.add(inside.filter { request.since[$0.location.device] == nil })
+        return opening
     }
 
     /// The history after `since` of each of `devices` listed there.

@@ -95,54 +95,82 @@ public final class StreamSession {
     @inline(never)
     public func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
         do throws(ProtocolError) {
-            guard !isBinary else {
-                throw ProtocolError(.badRequest, "binary frames are not accepted; send JSON text frames")
-            }
-            try await perform(try ClientMessage.decode(bytes))
+            try await perform(try decode(bytes, isBinary: isBinary))
             return true
         } catch {
             return reject(error)
         }
     }
 
-    private func perform(_ message: ClientMessage) async throws(ProtocolError) {
+    /// The op in `bytes`, checked for authentication.
+    @inline(never)
+    private func decode(_ bytes: [UInt8], isBinary: Bool) throws(ProtocolError) -> ClientMessage {
+        guard !isBinary else {
+            throw ProtocolError(.badRequest, "binary frames are not accepted; send JSON text frames")
+        }
+        let message = try ClientMessage.decode(bytes)
         try checkAuthenticated(for: message)
+        return message
+    }
+
+    /// Performs one op. Only the broker work is awaited here; the checks run in
+    /// synchronous, never-inlined steps, to keep this frame (kept by the connection's
+    /// task for life, see `SubscriptionScope.subscribe`) small.
+    private func perform(_ message: ClientMessage) async throws(ProtocolError) {
         switch message {
         case .subscribe(let request):
-            if case .devices(let devices) = request.target, devices.count > environment.limits.maxSubscribeDevices {
-                throw ProtocolError(
-                    .tooLarge, "at most \(environment.limits.maxSubscribeDevices) devices per subscribe on this server",
-                    failedOp: "subscribe")
-            }
-            if let claims, !claims.allows(request.target) {
-                throw ProtocolError(.forbidden, "your token does not allow this subscription", failedOp: "subscribe")
-            }
+            try checkSubscribable(request)
             try await scope.subscribe(request)
+        case .publish(let locations, let ack):
+            try checkPublishable(locations)
+            let count = try await environment.ingest.publish(locations).count
+            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
         case .unsubscribe:
             try scope.unsubscribe()
-        case .publish(let locations, let ack):
-            guard publishBudget.take(Double(locations.count)) else {
-                throw ProtocolError(
-                    .rateLimited,
-                    "publishing faster than \(Int(environment.limits.publishRate)) locations/s; slow down and retry",
-                    failedOp: "publish")
-            }
-            if let claims, let denied = locations.first(where: { !claims.mayPublish(device: $0.device) }) {
-                throw ProtocolError(
-                    .forbidden, "your token does not allow publishing for '\(denied.device)'", failedOp: "publish")
-            }
-            let stored = try await environment.ingest.publish(locations)
-            if ack { sink.sendControl(ServerMessage.published(count: stored.count).encoded()) }
         case .ping(let t):
             sink.sendControl(ServerMessage.pong(t: t).encoded())
         case .auth(let token):
-            guard case .tokens(let authentication) = environment.access else {
-                throw ProtocolError(
-                    .badRequest, "authentication is off on this server (--auth none); no token is needed",
-                    failedOp: "auth")
-            }
-            try authenticate(token, with: authentication, replying: true)
+            try reauthenticate(token)
         }
+    }
+
+    /// Refuses a subscribe over the device limit or outside the token's rights.
+    @inline(never)
+    private func checkSubscribable(_ request: SubscribeRequest) throws(ProtocolError) {
+        if case .devices(let devices) = request.target, devices.count > environment.limits.maxSubscribeDevices {
+            throw ProtocolError(
+                .tooLarge, "at most \(environment.limits.maxSubscribeDevices) devices per subscribe on this server",
+                failedOp: "subscribe")
+        }
+        if let claims, !claims.allows(request.target) {
+            throw ProtocolError(.forbidden, "your token does not allow this subscription", failedOp: "subscribe")
+        }
+    }
+
+    /// Spends publish budget, and refuses devices outside the token's rights.
+    @inline(never)
+    private func checkPublishable(_ locations: [Location]) throws(ProtocolError) {
+        guard publishBudget.take(Double(locations.count)) else {
+            throw ProtocolError(
+                .rateLimited,
+                "publishing faster than \(Int(environment.limits.publishRate)) locations/s; slow down and retry",
+                failedOp: "publish")
+        }
+        if let claims, let denied = locations.first(where: { !claims.mayPublish(device: $0.device) }) {
+            throw ProtocolError(
+                .forbidden, "your token does not allow publishing for '\(denied.device)'", failedOp: "publish")
+        }
+    }
+
+    /// Answers an `auth` op: a token for a connection that had none, or a refresh.
+    @inline(never)
+    private func reauthenticate(_ token: String) throws(ProtocolError) {
+        guard case .tokens(let authentication) = environment.access else {
+            throw ProtocolError(
+                .badRequest, "authentication is off on this server (--auth none); no token is needed",
+                failedOp: "auth")
+        }
+        try authenticate(token, with: authentication, replying: true)
     }
 
     /// Until a valid token arrives, only `auth` and `ping` are allowed.

@@ -49,19 +49,13 @@ public final class SubscriptionScope {
 
     /// Starts or switches the subscription. Validation comes first: a refused subscribe
     /// leaves the running one untouched.
+    ///
+    /// Only the broker reads are awaited here; what comes before and after them runs in
+    /// synchronous, never-inlined steps. The task allocator keeps the deepest frame a
+    /// connection's task ever reached for the connection's whole life, so this keeps
+    /// every subscribed connection's memory small.
     public func subscribe(_ request: SubscribeRequest) async throws(ProtocolError) {
-        if let running, running.request.sub == request.sub {
-            guard running.request.target == request.target else {
-                throw ProtocolError(
-                    .subIdReused, "sub '\(request.sub)' is already in use with another target; choose a new sub id",
-                    failedOp: "subscribe")
-            }
-            sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())
-            return
-        }
-        let watch = try resolve(request.target)
-        let stream = LocationStream { [metrics] in metrics.framesDropped["conflated"]?.increment(by: $0) }
-        let registration = hub.register(stream, for: watch)
+        guard let (watch, stream, registration) = try prepare(request) else { return }
         let opening: Opening
         do {
             try await environment.broker.confirmInterest()
@@ -70,6 +64,36 @@ public final class SubscriptionScope {
             hub.unregister(registration)
             throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
         }
+        start(request, registration: registration, stream: stream, opening: opening)
+    }
+
+    /// Answers a repeated `sub` (nil: no-op ack, or `sub_id_reused`), or checks the
+    /// target and registers a new stream for it with the hub.
+    @inline(never)
+    private func prepare(_ request: SubscribeRequest) throws(ProtocolError) -> (
+        Watch, LocationStream, HubRegistration
+    )? {
+        if let running, running.request.sub == request.sub {
+            guard running.request.target == request.target else {
+                throw ProtocolError(
+                    .subIdReused, "sub '\(request.sub)' is already in use with another target; choose a new sub id",
+                    failedOp: "subscribe")
+            }
+            sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())
+            return nil
+        }
+        let watch = try resolve(request.target)
+        let stream = LocationStream { [metrics] in metrics.framesDropped["conflated"]?.increment(by: $0) }
+        return (watch, stream, hub.register(stream, for: watch))
+    }
+
+    /// The switch itself: cancels the running task, makes a new generation current
+    /// (purging the old one's queued frames and queueing the ack), sends the opening and
+    /// only then starts the new task.
+    @inline(never)
+    private func start(
+        _ request: SubscribeRequest, registration: HubRegistration, stream: LocationStream, opening: Opening
+    ) {
         let replaced = stopRunning()
         if replaced { metrics.switches.increment() }
         generation += 1

@@ -19,11 +19,18 @@ enum SubscriptionTask {
             }
             defer { ticker?.cancel() }
             for await batch in stream {
-                guard !Task.isCancelled else { return }
-                let now = ContinuousClock.now
-                let frames = batch.compactMap { gate.admit($0, now: now) } + gate.due(now: now)
-                guard frames.allSatisfy({ delivery.send($0) }) else { return }
+                guard !Task.isCancelled, send(batch, through: &gate, to: delivery) else { return }
             }
         }
+    }
+
+    /// Sends what `gate` lets through of `batch`, plus held frames now due; false when
+    /// the subscription should stop. Synchronous and never inlined, so its locals stay
+    /// off the task's async frame, which lives as long as the subscription.
+    @inline(never)
+    private static func send(_ batch: [Publication], through gate: inout FrameGate, to delivery: Delivery) -> Bool {
+        let now = ContinuousClock.now
+        let frames = batch.compactMap { gate.admit($0, now: now) } + gate.due(now: now)
+        return frames.allSatisfy { delivery.send($0) }
     }
 }
