@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 import websockets
@@ -59,6 +60,8 @@ class Server:
                 self.port = int(match.group(1))
         if self.port is None:
             raise SystemExit(f"server did not start: {command}")
+        # Keep reading its log, or a full pipe would stall the server mid-run.
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
 
     def stop(self):
         self.process.terminate()
@@ -113,7 +116,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=5)
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
-    locstream = [args.server_binary, "--host", "127.0.0.1", "--port", "0", "--enable-echo"]
+    locstream = [args.server_binary, "--host", "127.0.0.1", "--port", "0", "--enable-echo",
+                 "--max-connections", "20000", "--max-connections-per-ip", "20000"]
     peer = [sys.executable, "-c", PEER_SERVER]
 
     print("## RSS per idle connection (KiB), fresh server process per row\n")
