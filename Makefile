@@ -9,7 +9,7 @@ APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev li
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test test-libev lint format tsan coverage fuzz clean
+.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -50,10 +50,10 @@ test: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build
 
-## The end-to-end tests again, every test server on `--event-loop libev` (CI runs it).
-test-libev: deps deploy-tools
+## The end-to-end tests again, every test server on `--event-loop poll` (CI runs it).
+test-poll: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
-	LOCSTREAM_TEST_EVENT_LOOP=libev swift test --skip-build --filter EndToEnd
+	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter EndToEnd
 
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift

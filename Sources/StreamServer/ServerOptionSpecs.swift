@@ -25,8 +25,8 @@ enum ServerOptionSpecs {
         .value("tls-key", "PEM", help: "TLS private key."),
         .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
         .value(
-            "event-loop", "KIND", default: "poll",
-            help: "poll (lws's built-in poll()) or libev (epoll through lws's libev plugin, libwebsockets-evlib-ev)."),
+            "event-loop", "KIND", default: "libev",
+            help: "libev (epoll through lws's libev plugin, libwebsockets-evlib-ev) or poll (lws's built-in poll())."),
         .value(
             "allowed-origins", "LIST", default: "*",
             help: "Comma-separated Origin values allowed to upgrade; * allows any (requests without Origin pass)."),

@@ -29,15 +29,19 @@ final class ClientLoop: ServiceLoop {
 
     private let mailbox: LoopMailbox<ClientCommand>
     private let caFile: String?
+    private let eventLoop: EventLoopKind
     private let logger: Logger
     private let writer = CorkedWriter(capacity: 64 * 1024)
     private let cMemory = ContextMemory()
     private var context: OpaquePointer?
     private var clients: [ConnectionID: ClientSocket] = [:]
+    /// The libev loop lws runs on with `.libev`; freed after the context.
+    private(set) var libev: LibevLoop?
 
-    init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, logger: Logger) {
+    init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, eventLoop: EventLoopKind, logger: Logger) {
         self.mailbox = mailbox
         self.caFile = caFile
+        self.eventLoop = eventLoop
         self.logger = logger
     }
 
@@ -49,6 +53,13 @@ final class ClientLoop: ServiceLoop {
         info.options = locstream_client_options()
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.client_ssl_ca_filepath = caFile.flatMap { cMemory.string($0) }
+        if eventLoop == .libev {
+            guard let libev = LibevLoop() else {
+                return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
+            }
+            self.libev = libev
+            libev.lend(to: &info)
+        }
         guard let context = lws_create_context(&info) else {
             return .failure(.contextCreationFailed("cannot create the client context"))
         }

@@ -46,6 +46,12 @@ final class LibevLoop {
         foreignLoops.deallocate()
     }
 
+    /// Makes the context `info` describes run on this loop.
+    func lend(to info: inout lws_context_creation_info) {
+        info.options |= locstream_option_libev()
+        info.foreign_loops = foreignLoops
+    }
+
     /// Waits until something happens (a socket, lws's timer, `lws_cancel_service`, the
     /// tick) and handles it; on a tick, makes lws run its due timers.
     func turn(_ context: OpaquePointer) {

@@ -21,7 +21,7 @@ final class ServerLoop: ServiceLoop {
     private let writer: CorkedWriter
     private let cMemory = ContextMemory()
     /// The libev loop lws runs on with `--event-loop libev`; freed after the context.
-    private var libev: LibevLoop?
+    private(set) var libev: LibevLoop?
     private var sockets: [ConnectionID: LiveSocket] = [:]
     private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
@@ -58,8 +58,7 @@ final class ServerLoop: ServiceLoop {
                 return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
             }
             self.libev = libev
-            info.options |= locstream_option_libev()
-            info.foreign_loops = libev.foreignLoops
+            libev.lend(to: &info)
         }
         if configuration.usesTLS {
             info.ssl_cert_filepath = cMemory.string(configuration.tlsCertificatePath ?? "")
@@ -78,12 +77,6 @@ final class ServerLoop: ServiceLoop {
             return .failure(.contextCreationFailed("no vhost"))
         }
         return .success((context, Int(lws_get_vhost_listen_port(vhost))))
-    }
-
-    func service(_ context: OpaquePointer) -> Bool {
-        guard let libev else { return lws_service(context, 0) >= 0 }
-        libev.turn(context)
-        return true
     }
 
     /// Answers one lws callback.

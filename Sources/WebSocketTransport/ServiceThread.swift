@@ -7,13 +7,17 @@ import Locking
 protocol ServiceLoop: AnyObject {
     /// Creates the lws context; returns it and the port it listens on (0 for none).
     func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError>
-    /// Waits for events and services them once; false when the context failed.
-    func service(_ context: OpaquePointer) -> Bool
+    /// The libev loop the context runs on, or nil for lws's own `poll()`. It must
+    /// outlive the context.
+    var libev: LibevLoop? { get }
 }
 
 extension ServiceLoop {
+    /// Waits for events and services them once; false when the context failed.
     func service(_ context: OpaquePointer) -> Bool {
-        lws_service(context, 0) >= 0
+        guard let libev else { return lws_service(context, 0) >= 0 }
+        libev.turn(context)
+        return true
     }
 }
 

@@ -14,17 +14,19 @@ public final class WebSocketClient: Sendable {
 
     private init() {}
 
-    /// Starts a client. `caFile` is a PEM bundle trusted for `wss://`, beside the system's.
-    public static func start(caFile: String? = nil, logger: Logger = Logger(level: .error, component: "client"))
-        async throws(TransportError) -> WebSocketClient
-    {
+    /// Starts a client. `caFile` is a PEM bundle trusted for `wss://`, beside the system's;
+    /// `eventLoop` is what waits on its sockets.
+    public static func start(
+        caFile: String? = nil, eventLoop: EventLoopKind = .poll,
+        logger: Logger = Logger(level: .error, component: "client")
+    ) async throws(TransportError) -> WebSocketClient {
         let client = WebSocketClient()
         let started = OneShot<Result<Int, TransportError>>()
         let mailbox = client.mailbox
         ServiceThread.run(
             name: "lws-client", waker: mailbox.waker, stop: client.stopFlag, started: started, stopped: client.stopped
         ) {
-            ClientLoop(mailbox: mailbox, caFile: caFile, logger: logger)
+            ClientLoop(mailbox: mailbox, caFile: caFile, eventLoop: eventLoop, logger: logger)
         }
         guard let result = await started.value() else { throw .contextCreationFailed("cancelled while starting") }
         _ = try result.get()

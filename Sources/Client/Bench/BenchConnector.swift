@@ -17,7 +17,8 @@ struct BenchConnector: Sendable {
             do {
                 clients.append(
                     try await WebSocketClient.start(
-                        caFile: settings.connection.caFile, logger: settings.connection.transportLogger))
+                        caFile: settings.connection.caFile, eventLoop: settings.eventLoop,
+                        logger: settings.connection.transportLogger))
             } catch {
                 for client in clients { await client.shutdown() }
                 throw error

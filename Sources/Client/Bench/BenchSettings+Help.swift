@@ -26,6 +26,9 @@ extension BenchSettings {
             .value("server-pid", "PID", help: "The server's process: CPU % and RSS from /proc/PID."),
             .value("clients", "N", default: "1", help: "lws client service threads (connections dealt over them)."),
             .value(
+                "event-loop", "KIND", default: "libev",
+                help: "What waits on the bench's sockets: libev (epoll) or poll (lws's own, slow past a few thousand)."),
+            .value(
                 "source-addresses", "N", default: "4",
                 help: "Spread connections over 127.0.0.1..N (only for a 127.x URL)."),
             .value("drain", "SECONDS", default: "3", help: "After publishing, wait at most this long for stragglers."),

@@ -1,6 +1,7 @@
 import Foundation
 import LocstreamProtocol
 import OptionParsing
+import WebSocketTransport
 
 /// What `stream-client bench` was asked to do: the scenario, its load, and where to report.
 struct BenchSettings: Sendable, Equatable {
@@ -37,6 +38,8 @@ struct BenchSettings: Sendable, Equatable {
     var serverPID: Int32?
     /// lws client service threads, and loopback source addresses to spread connections over.
     var clients = 1
+    /// What waits on the bench's sockets.
+    var eventLoop = EventLoopKind.libev
     var sourceAddresses = 4
     /// How long to wait for frames still in flight after publishing stops.
     var drainSeconds = 3.0
@@ -91,6 +94,7 @@ struct BenchSettings: Sendable, Equatable {
         parallel = try options.int("parallel", in: 1...10_000)
         serverPID = try Self.serverPID(options)
         clients = try options.int("clients", in: 1...16)
+        eventLoop = try options.choice("event-loop", as: EventLoopKind.self)
         sourceAddresses = try options.int("source-addresses", in: 1...254)
         drainSeconds = try options.number("drain", in: 0...60)
         timeLimit = try options.int("time-limit", in: 1...86_400)

@@ -22,7 +22,7 @@ final class ServerHarness {
         return (Bundle.main.executableURL ?? Bundle.main.bundleURL).deletingLastPathComponent()
     }
 
-    /// `--event-loop X` when `LOCSTREAM_TEST_EVENT_LOOP=X` is set (`make test-libev`), so
+    /// `--event-loop X` when `LOCSTREAM_TEST_EVENT_LOOP=X` is set (`make test-poll`), so
     /// the whole suite can run on another event loop.
     static let eventLoopArguments =
         ProcessInfo.processInfo.environment["LOCSTREAM_TEST_EVENT_LOOP"].map { ["--event-loop", $0] } ?? []
