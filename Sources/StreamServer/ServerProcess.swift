@@ -39,7 +39,7 @@ struct ServerProcess {
             "listening",
             [
                 "host": settings.transport.host, "port": port, "tls": settings.transport.usesTLS,
-                "node": settings.node, "echo": settings.enableEcho,
+                "node": settings.node, "echo": settings.enableEcho, "event_loop": settings.transport.eventLoop.rawValue,
             ])
         let signalName = await TerminationSignals.wait() ?? "cancelled"
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])

@@ -58,6 +58,9 @@ extension EndToEnd {
             let line = server.log.split(separator: "\n").first { $0.contains("listening") } ?? ""
             #expect(line.hasPrefix("{"))
             #expect(line.contains("\"node\":\"from-flag\""))
+            // The default loop is libev unless the run asks for another (`make test-poll`).
+            let loop = ServerHarness.eventLoopArguments.last ?? "libev"
+            #expect(line.contains("\"event_loop\":\"\(loop)\""))
             let bad = try CommandResult.run(binary, [], environment: ["LOCSTREAM_PORT": "nope"])
             #expect(bad.status == 2)
             #expect(bad.stderr.contains("--port"))
