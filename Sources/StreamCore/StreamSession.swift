@@ -4,9 +4,10 @@ import LocstreamProtocol
 import Observability
 
 /// One client connection at `/v1/stream`: it greets the client, then answers each
-/// message's op, one at a time, keeping the subscription in a `SubscriptionScope`. A malformed message gets an `error` frame and never closes
-/// the connection by itself; a client that keeps sending them spends its error budget
-/// and is closed with 1008. Publishing is rate-limited per connection.
+/// message's op, one at a time, keeping the subscription in a `SubscriptionScope`. A
+/// malformed message gets an `error` frame and never closes the connection by itself;
+/// a client that keeps sending them spends its error budget and is closed with 1008.
+/// Publishing is rate-limited per connection.
 ///
 /// A session is driven by its connection's task alone: `open`, then `handle` for each
 /// message in order, then `close`.

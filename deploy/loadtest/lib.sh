@@ -19,3 +19,21 @@ wait_ready() {
   echo "nothing ready on 127.0.0.1:$1" >&2
   return 1
 }
+
+# mosquitto_conf MQTT_PORT WS_PORT: prints the Mosquitto configuration of the peer runs:
+# anonymous, no persistence, errors and warnings only, a websockets listener on WS_PORT.
+mosquitto_conf() {
+  cat <<CONF
+per_listener_settings false
+allow_anonymous true
+persistence false
+log_dest stderr
+log_type error
+log_type warning
+# Mosquitto 2.0.11 will not start with only a websockets listener: a plain one on loopback too.
+listener $1 127.0.0.1
+# This listener binds every interface whatever address is given; its port was free on all.
+listener $2 127.0.0.1
+protocol websockets
+CONF
+}

@@ -17,6 +17,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+source "$here/lib.sh"
 mode=standard
 peer=""
 while [ $# -gt 0 ]; do
@@ -193,19 +194,7 @@ if [ -n "$peer" ]; then
   fi
   mqtt_port=$(free_port)
   ws_port=$(free_port)
-  cat >"$work/mosquitto.conf" <<EOF
-per_listener_settings false
-allow_anonymous true
-persistence false
-log_dest stderr
-log_type error
-log_type warning
-# Mosquitto 2.0.11 will not start with only a websockets listener: a plain one on loopback too.
-listener $mqtt_port 127.0.0.1
-# This listener binds every interface whatever address is given; its port was free on all.
-listener $ws_port 127.0.0.1
-protocol websockets
-EOF
+  mosquitto_conf "$mqtt_port" "$ws_port" >"$work/mosquitto.conf"
   stop_pid "$server_pid" stream-server
   server_pid=""
   taskset -c 0 mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &

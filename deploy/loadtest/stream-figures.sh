@@ -58,16 +58,7 @@ locstream() { # loop label bench-options...
 mosquitto_run() { # label mqtt_fanout-options...
   local label=$1 mqtt_port=18402 ws_port=18403
   shift
-  cat >"$work/mosquitto.conf" <<CONF
-per_listener_settings false
-allow_anonymous true
-persistence false
-log_dest stderr
-log_type error
-listener $mqtt_port 127.0.0.1
-listener $ws_port 127.0.0.1
-protocol websockets
-CONF
+  mosquitto_conf "$mqtt_port" "$ws_port" >"$work/mosquitto.conf"
   taskset -c 0 mosquitto -c "$work/mosquitto.conf" 2>"$work/mosquitto.log" &
   local broker=$!
   for _ in $(seq 100); do
