@@ -82,6 +82,12 @@ final class ConnectionChannel: Sendable {
         }
     }
 
+    /// A queued message (`.some(message)`), the end (`.some(nil)`), or nil when the
+    /// queue is empty; never waits.
+    func nextMessageIfReady() -> InboundMessage?? {
+        take(orWait: nil)
+    }
+
     /// Takes a queued message (`.some(message)`), reports the end (`.some(nil)`), or
     /// installs `waiter` and returns `nil` when there is nothing yet. Resumes reading
     /// from the socket once a paused queue has drained to its low watermark.

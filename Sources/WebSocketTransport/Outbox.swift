@@ -21,13 +21,18 @@ struct Outbox {
     var isScheduled = false
     let policy: SlowConsumerPolicy
 
-    /// Queued frames, oldest first; a conflated one leaves a `nil` frame behind.
+    /// Queued frames, oldest first, from `head` on. A conflated frame leaves a hole (a
+    /// `nil` frame) behind; holes and taken slots are compacted away once they
+    /// outnumber the frames still queued, so a stalled peer cannot grow the array.
     private var slots: [Slot] = []
-    /// Frames taken from the front since `keyPositions` was last rebuilt.
-    private var taken = 0
-    /// Where the newest queued frame of each key sits: `taken + index into slots`.
-    private var keyPositions: [String: Int] = [:]
-
+    /// Index of the first slot not yet taken.
+    private var head = 0
+    /// Holes at or after `head`.
+    private var holes = 0
+    /// Index in `slots` of the newest queued data frame of each key. Built only when
+    /// the queue first goes over the limit, dropped when `slots` is reindexed, so
+    /// the common case pays no hashing per frame.
+    private var keyPositions: [String: Int]?
     private struct Slot {
         var frame: OutboundFrame?
         var generation: UInt64?
@@ -38,7 +43,10 @@ struct Outbox {
     }
 
     /// True while frames wait to be written.
-    var hasQueuedFrames: Bool { !slots.isEmpty }
+    var hasQueuedFrames: Bool { head < slots.count }
+
+    /// Slots held: queued frames plus taken slots and holes not yet compacted away.
+    var slotsHeld: Int { slots.count }
 
     /// Queues `frame` if its generation is current and the connection is open.
     @discardableResult
@@ -54,7 +62,7 @@ struct Outbox {
             }
             if generation != nil, let key = frame.key, dropQueued(key: key) { effect = .conflated }
         }
-        if let key = frame.key, generation != nil { keyPositions[key] = taken + slots.count }
+        if let key = frame.key, generation != nil, keyPositions != nil { keyPositions?[key] = slots.count }
         slots.append(Slot(frame: frame, generation: generation))
         queuedBytes += frame.payloadCount
         return effect
@@ -82,24 +90,22 @@ struct Outbox {
     mutating func takeBatch(byteBudget: Int) -> [OutboundFrame] {
         var batch: [OutboundFrame] = []
         var wireBytes = 0
-        var count = 0
-        while count < slots.count {
-            if let frame = slots[count].frame {
+        while head < slots.count {
+            if let frame = slots[head].frame {
                 let next = FrameEncoder.wireCount(of: frame)
                 if !batch.isEmpty && wireBytes + next > byteBudget { break }
                 wireBytes += next
                 queuedBytes -= frame.payloadCount
                 batch.append(frame)
+            } else {
+                holes -= 1
             }
-            count += 1
+            head += 1
         }
-        if count == slots.count {
-            slots.removeAll(keepingCapacity: slots.capacity <= 64)
-            keyPositions.removeAll(keepingCapacity: true)
-            taken = 0
-        } else {
-            slots.removeFirst(count)
-            taken += count
+        if head == slots.count {
+            clear(keepingCapacity: slots.capacity <= 64)
+        } else if head > slots.count / 2 {
+            compact()
         }
         return batch
     }
@@ -107,28 +113,49 @@ struct Outbox {
     /// Marks the connection closed and drops what was queued; returns the dropped count.
     mutating func close() -> Int {
         isClosed = true
-        defer { clear() }
-        return slots.count { $0.frame != nil }
+        defer { clear(keepingCapacity: false) }
+        return slots.count - head - holes
     }
 
     /// Drops the queued frame of `key`, if one is queued.
     private mutating func dropQueued(key: String) -> Bool {
-        guard let position = keyPositions[key], position >= taken else { return false }
-        let index = position - taken
-        guard index < slots.count, let old = slots[index].frame, old.key == key else { return false }
+        if keyPositions == nil { indexKeys() }
+        guard let index = keyPositions?[key], index >= head, let old = slots[index].frame, old.key == key else {
+            return false
+        }
         slots[index].frame = nil
         queuedBytes -= old.payloadCount
+        holes += 1
+        if holes > 32, holes > slots.count - head - holes { compact() }
         return true
     }
 
     /// Drops every queued data frame; returns how many.
     private mutating func purgeDataFrames() -> Int {
-        let before = slots.count { $0.frame != nil }
-        slots.removeAll { $0.generation != nil || $0.frame == nil }
-        keyPositions.removeAll(keepingCapacity: true)
-        taken = 0
+        let before = slots.count - head - holes
+        slots = slots[head...].filter { $0.generation == nil && $0.frame != nil }
+        head = 0
+        holes = 0
+        keyPositions = nil
         queuedBytes = slots.reduce(0) { $0 + ($1.frame?.payloadCount ?? 0) }
         return before - slots.count
+    }
+
+    /// Removes taken slots and holes; the key index is rebuilt when next needed.
+    private mutating func compact() {
+        slots = slots[head...].filter { $0.frame != nil }
+        head = 0
+        holes = 0
+        keyPositions = nil
+    }
+
+    /// Indexes the newest queued data frame of each key.
+    private mutating func indexKeys() {
+        var positions: [String: Int] = [:]
+        for index in head..<slots.count where slots[index].generation != nil {
+            if let key = slots[index].frame?.key { positions[key] = index }
+        }
+        keyPositions = positions
     }
 
     /// The peer is too slow: drop its data frames and close with 4008 once the rest is
@@ -139,10 +166,11 @@ struct Outbox {
         return dropped
     }
 
-    private mutating func clear() {
-        slots = []
-        keyPositions = [:]
-        taken = 0
+    private mutating func clear(keepingCapacity: Bool) {
+        slots.removeAll(keepingCapacity: keepingCapacity)
+        head = 0
+        holes = 0
+        keyPositions = nil
         queuedBytes = 0
     }
 }

@@ -69,5 +69,11 @@ public struct InboundMessages: AsyncSequence, Sendable {
         public mutating func next() async -> InboundMessage? {
             await channel.nextMessage()
         }
+
+        /// A message already received, without waiting: `.some(message)`, `.some(nil)`
+        /// at the end, or nil when nothing is queued yet.
+        public func nextIfReady() -> InboundMessage?? {
+            channel.nextMessageIfReady()
+        }
     }
 }

@@ -41,7 +41,7 @@ extension EndToEnd {
             let server = try await ServerHarness([
                 "--enable-echo", "--tls-cert", certificate.certificatePath, "--tls-key", certificate.keyPath,
             ])
-            #expect(server.log.contains("tls=true"))
+            #expect(await server.logLine(containing: "tls=true") != nil)
             let trusting = try await WebSocketClient.start(caFile: certificate.certificatePath)
             let viaCA = try await trusting.connect(to: "wss://localhost:\(server.port)/v1/echo")
             var caMessages = viaCA.messages.makeAsyncIterator()
@@ -114,7 +114,7 @@ extension EndToEnd {
                 for await _ in connection.messages {}
                 #expect(connection.peerClose?.code == 1001)
             }
-            #expect(server.log.contains("shutting down"))
+            #expect(await server.logLine(containing: "shutting down") != nil)
             await client.shutdown()
         }
 

@@ -82,6 +82,39 @@ struct SlowConsumerOutboxTests {
         }
     }
 
+    @Test("a stalled peer under conflation holds a bounded number of slots, however long the flood")
+    func stalledStaysBounded() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 4000))
+        for seq in 0..<20_000 { try outbox.append(location("d\(seq % 40)", seq), generation: 0) }
+        #expect(outbox.slotsHeld < 200, "40 live frames and at most as many holes (plus a small margin)")
+        let texts = outbox.takeBatch(byteBudget: 1 << 20).map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(Set(texts.map { $0.prefix { $0 != ":" } }).count == 40)
+        #expect(texts.allSatisfy { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))! >= 19_960 })
+    }
+
+    @Test("a slow reader taking small batches during conflation gets every key's frames in order, newest last")
+    func slowReaderKeepsOrder() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 2000))
+        var received: [String: [Int]] = [:]
+        func take(_ budget: Int) {
+            for frame in outbox.takeBatch(byteBudget: budget) {
+                let parts = String(decoding: frame.body, as: UTF8.self).split(separator: ":")
+                received[String(parts[0]), default: []].append(Int(parts[1].trimmingCharacters(in: .whitespaces))!)
+            }
+        }
+        for seq in 0..<5_000 {
+            try outbox.append(location("d\(seq % 7)", seq), generation: 0)
+            if seq % 3 == 0 { take(250) }
+        }
+        while outbox.hasQueuedFrames { take(250) }
+        #expect(outbox.slotsHeld == 0 && outbox.queuedBytes == 0)
+        for (device, seqs) in received {
+            #expect(seqs == seqs.sorted(), "order of \(device)")
+            #expect(seqs.last! >= 4_993, "the newest of \(device) arrives")
+        }
+        #expect(outbox.slotsHeld == 0)
+    }
+
     @Test("with disconnect, past the limit the data is dropped and a 4008 close is pending")
     func disconnects() throws {
         var outbox = Outbox(policy: SlowConsumerPolicy(action: .disconnect, maxQueuedBytes: 1000))

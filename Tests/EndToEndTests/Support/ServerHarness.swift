@@ -54,6 +54,12 @@ final class ServerHarness {
     /// Everything the server has logged so far.
     var log: String { output.text }
 
+    /// The first log line containing `needle`, waiting up to `timeout` for it: a line
+    /// the server has written may still be in the pipe.
+    func logLine(containing needle: String, within timeout: Duration = .seconds(10)) async -> String? {
+        await output.firstLine(containing: needle, within: timeout)
+    }
+
     /// The server's process id.
     var pid: Int32 { process.processIdentifier }
 
