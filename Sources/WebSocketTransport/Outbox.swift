@@ -33,6 +33,7 @@ struct Outbox {
     /// the queue first goes over the limit, dropped when `slots` is reindexed, so
     /// the common case pays no hashing per frame.
     private var keyPositions: [String: Int]?
+
     private struct Slot {
         var frame: OutboundFrame?
         var generation: UInt64?
@@ -62,7 +63,7 @@ struct Outbox {
             }
             if generation != nil, let key = frame.key, dropQueued(key: key) { effect = .conflated }
         }
-        if let key = frame.key, generation != nil, keyPositions != nil { keyPositions?[key] = slots.count }
+        if let key = frame.key, generation != nil { keyPositions?[key] = slots.count }
         slots.append(Slot(frame: frame, generation: generation))
         queuedBytes += frame.payloadCount
         return effect
@@ -133,17 +134,15 @@ struct Outbox {
     /// Drops every queued data frame; returns how many.
     private mutating func purgeDataFrames() -> Int {
         let before = slots.count - head - holes
-        slots = slots[head...].filter { $0.generation == nil && $0.frame != nil }
-        head = 0
-        holes = 0
-        keyPositions = nil
+        compact { $0.generation == nil }
         queuedBytes = slots.reduce(0) { $0 + ($1.frame?.payloadCount ?? 0) }
         return before - slots.count
     }
 
-    /// Removes taken slots and holes; the key index is rebuilt when next needed.
-    private mutating func compact() {
-        slots = slots[head...].filter { $0.frame != nil }
+    /// Removes taken slots, holes and the queued slots `isKept` rejects; the key index
+    /// is rebuilt when next needed.
+    private mutating func compact(keeping isKept: (Slot) -> Bool = { _ in true }) {
+        slots = slots[head...].filter { $0.frame != nil && isKept($0) }
         head = 0
         holes = 0
         keyPositions = nil
