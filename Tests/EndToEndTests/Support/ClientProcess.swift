@@ -25,7 +25,7 @@ final class ClientProcess {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.terminateGracefully()
     }
 
     /// Writes one line to its stdin.

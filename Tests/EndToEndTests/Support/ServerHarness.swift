@@ -6,8 +6,8 @@ import Testing
 ///
 /// It starts the binary built beside the test bundle with `--port 0`, waits for the
 /// "listening" log line that names the port, and keeps the whole log for assertions.
-/// `stop` sends a signal and returns the exit status. The process is killed when the
-/// harness goes away.
+/// `stop` sends a signal and returns the exit status. The process is terminated when
+/// the harness goes away.
 final class ServerHarness {
     let port: Int
     private let process: Process
@@ -48,7 +48,7 @@ final class ServerHarness {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.terminateGracefully()
     }
 
     /// Everything the server has logged so far.
