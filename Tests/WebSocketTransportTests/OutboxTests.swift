@@ -61,6 +61,12 @@ struct SlowConsumerOutboxTests {
             body: Array("\(device):\(seq)".padding(toLength: 100, withPad: " ", startingAt: 0).utf8), key: device)
     }
 
+    /// The device and seq of a frame made by `location`.
+    private func parse(_ frame: OutboundFrame) -> (device: String, seq: Int) {
+        let parts = String(decoding: frame.body, as: UTF8.self).split(separator: ":")
+        return (String(parts[0]), Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? -1)
+    }
+
     @Test("past the limit a newer frame replaces the queued one of its key; order per key is kept")
     func conflates() throws {
         var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 1000))
@@ -87,9 +93,9 @@ struct SlowConsumerOutboxTests {
         var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 4000))
         for seq in 0..<20_000 { try outbox.append(location("d\(seq % 40)", seq), generation: 0) }
         #expect(outbox.slotsHeld < 200, "40 live frames and at most as many holes (plus a small margin)")
-        let texts = outbox.takeBatch(byteBudget: 1 << 20).map { String(decoding: $0.body, as: UTF8.self) }
-        #expect(Set(texts.map { $0.prefix { $0 != ":" } }).count == 40)
-        #expect(texts.allSatisfy { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))! >= 19_960 })
+        let frames = outbox.takeBatch(byteBudget: 1 << 20).map(parse)
+        #expect(Set(frames.map(\.device)).count == 40)
+        #expect(frames.allSatisfy { $0.seq >= 19_960 })
     }
 
     @Test("a slow reader taking small batches during conflation gets every key's frames in order, newest last")
@@ -97,9 +103,8 @@ struct SlowConsumerOutboxTests {
         var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 2000))
         var received: [String: [Int]] = [:]
         func take(_ budget: Int) {
-            for frame in outbox.takeBatch(byteBudget: budget) {
-                let parts = String(decoding: frame.body, as: UTF8.self).split(separator: ":")
-                received[String(parts[0]), default: []].append(Int(parts[1].trimmingCharacters(in: .whitespaces))!)
+            for (device, seq) in outbox.takeBatch(byteBudget: budget).map(parse) {
+                received[device, default: []].append(seq)
             }
         }
         for seq in 0..<5_000 {
@@ -110,9 +115,8 @@ struct SlowConsumerOutboxTests {
         #expect(outbox.slotsHeld == 0 && outbox.queuedBytes == 0)
         for (device, seqs) in received {
             #expect(seqs == seqs.sorted(), "order of \(device)")
-            #expect(seqs.last! >= 4_993, "the newest of \(device) arrives")
+            #expect((seqs.last ?? 0) >= 4_993, "the newest of \(device) arrives")
         }
-        #expect(outbox.slotsHeld == 0)
     }
 
     @Test("with disconnect, past the limit the data is dropped and a 4008 close is pending")
