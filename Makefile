@@ -9,7 +9,7 @@ APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev li
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz clean
+.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz fuzz-http fuzz-redis clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -87,6 +87,27 @@ fuzz:
 	  Sources/LocstreamProtocol/*.swift Tests/Fuzz/DecoderFuzzer.swift -o .build/fuzz/decoder
 	cd .build/fuzz && ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/corpus
+
+## libFuzzer on the transport's HTTP request checks (the pure RequestChecks files), the
+## same way; findings land in .build/fuzz-http/.
+fuzz-http:
+	mkdir -p .build/fuzz-http/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WebSocketTransport \
+	  Sources/WebSocketTransport/RequestChecks/*.swift Tests/Fuzz/HTTPRequestFuzzer.swift -o .build/fuzz-http/requests
+	cd .build/fuzz-http && ./requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	  corpus ../../Tests/Fuzz/http-corpus
+
+## libFuzzer on what a node decodes from Redis (channel messages, stored entries, script
+## replies, INFO) for FUZZ_SECONDS, with AddressSanitizer: the broker's files without C,
+## compiled with the protocol module. Findings land in .build/fuzz-redis/.
+REDIS_PURE := PositionLine ChannelMessage RedisReply RedisFailure RedisServerInfo
+fuzz-redis:
+	mkdir -p .build/fuzz-redis/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	  Sources/LocstreamProtocol/*.swift $(REDIS_PURE:%=Sources/RedisBroker/%.swift) Tests/Fuzz/RedisMessageFuzzer.swift \
+	  -o .build/fuzz-redis/redis-messages
+	cd .build/fuzz-redis && ./redis-messages -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	  corpus ../../Tests/Fuzz/redis-corpus
 
 clean:
 	rm -rf .build .build-tsan

@@ -41,6 +41,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AuthTests", dependencies: ["Auth"]),
+        .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .testTarget(

@@ -13,10 +13,29 @@ extension Claims {
             expiresAt: Self.date(expiresAt),
             notBefore: try payload.integer("nbf").map(Self.date),
             issuedAt: try payload.integer("iat").map(Self.date),
-            devicePatterns: try payload.strings("devices") ?? [],
+            devicePatterns: try Self.patterns("devices", in: payload),
             areas: try payload.bool("areas") ?? false,
-            publishPatterns: try payload.strings("publish") ?? []
+            publishPatterns: try Self.patterns("publish", in: payload)
         )
+    }
+
+    /// The glob list `name`, within `PatternSet`'s limits: a token's patterns are tested on
+    /// the fan-out path, so a token cannot bring an unbounded number of them.
+    private static func patterns(_ name: String, in payload: JSONFields) throws(AuthError) -> [String] {
+        let patterns = try payload.strings(name) ?? []
+        guard patterns.count <= PatternSet.maxPatterns else {
+            throw AuthError(
+                .invalidClaim,
+                "\"\(name)\" holds \(patterns.count) patterns; at most \(PatternSet.maxPatterns) are allowed")
+        }
+        let general = PatternSet(patterns).generalCount
+        guard general <= PatternSet.maxGeneral else {
+            throw AuthError(
+                .invalidClaim,
+                "\"\(name)\" holds \(general) patterns other than an exact id or prefix*; at most \(PatternSet.maxGeneral) are allowed"
+            )
+        }
+        return patterns
     }
 
     /// A JWT NumericDate (whole seconds since 1970 UTC) as a `Date`.

@@ -15,11 +15,16 @@ public struct Claims: Sendable, Hashable {
     /// `iat`: when the token was issued, when present.
     public let issuedAt: Date?
     /// `devices`: the devices this client may subscribe to.
-    public let devicePatterns: [GlobPattern]
+    public let subscribable: PatternSet
     /// `areas`: whether this client may use area subscriptions.
     public let areas: Bool
     /// `publish`: the devices this client may publish locations for.
-    public let publishPatterns: [GlobPattern]
+    public let publishable: PatternSet
+
+    /// The `devices` patterns as written.
+    public var devicePatterns: [GlobPattern] { subscribable.patterns }
+    /// The `publish` patterns as written.
+    public var publishPatterns: [GlobPattern] { publishable.patterns }
 
     /// Claims as given; `verify` makes them from a token, and tests can make them directly.
     public init(
@@ -30,28 +35,21 @@ public struct Claims: Sendable, Hashable {
         self.expiresAt = expiresAt
         self.notBefore = notBefore
         self.issuedAt = issuedAt
-        self.devicePatterns = devicePatterns.map(GlobPattern.init)
+        subscribable = PatternSet(devicePatterns)
         self.areas = areas
-        self.publishPatterns = publishPatterns.map(GlobPattern.init)
+        publishable = PatternSet(publishPatterns)
     }
 
     /// Whether this client may subscribe to `device`.
     public func maySubscribe(device: String) -> Bool {
-        Self.any(of: devicePatterns, matches: device)
+        subscribable.matches(device)
     }
 
     /// Whether this client may publish locations for `device`.
     public func mayPublish(device: String) -> Bool {
-        Self.any(of: publishPatterns, matches: device)
+        publishable.matches(device)
     }
 
     /// Whether this client may use area subscriptions (the `areas` claim).
     public var mayUseAreas: Bool { areas }
-
-    /// Whether one of `patterns` matches `device`; the id's bytes are read once.
-    private static func any(of patterns: [GlobPattern], matches device: String) -> Bool {
-        guard !patterns.isEmpty else { return false }
-        var device = device
-        return device.withUTF8 { bytes in patterns.contains { $0.matches(bytes: bytes) } }
-    }
 }

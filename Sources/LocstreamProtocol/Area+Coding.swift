@@ -24,9 +24,8 @@ extension Area {
         guard corners[1] < corners[3] else {
             throw fields.failure("area.bbox: minLat must be less than maxLat")
         }
-        guard corners[0] != corners[2] else {
-            throw fields.failure(
-                "area.bbox: minLon and maxLon must differ (minLon > maxLon wraps across the antimeridian)")
+        guard eastwardSpan(from: corners[0], to: corners[2]) > 0 else {
+            throw fields.failure("area.bbox: \(noWidthReason)")
         }
         return .bbox(minLon: corners[0], minLat: corners[1], maxLon: corners[2], maxLat: corners[3])
     }

@@ -32,6 +32,8 @@ public struct Logger: Sendable {
     public var format: LogFormat
     /// Which part of the program speaks, e.g. `transport` or `server`.
     public var component: String
+    /// Shared by every copy of this logger: how many `refused` lines pass per second.
+    private let refusals = LogThrottle(perSecond: 20)
 
     /// Makes a logger for `component`.
     public init(level: LogLevel = .info, format: LogFormat = .text, component: String = "locstream") {
@@ -67,12 +69,30 @@ public struct Logger: Sendable {
         log(.error, event, fields)
     }
 
+    /// Logs a refused request or hostile input at info level, throttled: at most 20 such
+    /// lines a second across every copy of this logger. A line written after some were
+    /// held back carries their count as `suppressed`.
+    public func refused(_ event: String, _ fields: KeyValuePairs<String, any Sendable> = [:]) {
+        guard LogLevel.info >= level else { return }
+        let now = Date()
+        guard let suppressed = refusals.admit(atSecond: Int64(now.timeIntervalSince1970.rounded(.down))) else {
+            return
+        }
+        var written = fields.map { ($0.key, "\($0.value)") }
+        if suppressed > 0 { written.append(("suppressed", "\(suppressed)")) }
+        emit(LogLine(time: now, level: .info, component: component, event: event, fields: written))
+    }
+
     /// Writes one line for `event` when `level` is enabled.
     public func log(_ level: LogLevel, _ event: String, _ fields: KeyValuePairs<String, any Sendable>) {
         guard level >= self.level else { return }
-        let line = LogLine(
-            time: Date(), level: level, component: component, event: event,
-            fields: fields.map { ($0.key, "\($0.value)") })
+        emit(
+            LogLine(
+                time: Date(), level: level, component: component, event: event,
+                fields: fields.map { ($0.key, "\($0.value)") }))
+    }
+
+    private func emit(_ line: LogLine) {
         var bytes = Array((format == .json ? line.json : line.text).utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }

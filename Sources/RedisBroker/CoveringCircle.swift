@@ -1,4 +1,5 @@
 import Foundation
+import LocstreamProtocol
 import StreamCore
 
 /// A circle that contains an area, for Redis `GEOSEARCH … BYRADIUS`, whose candidates
@@ -31,7 +32,7 @@ struct CoveringCircle: Equatable {
         case .circle(let centerLon, let centerLat, let radiusMeters):
             (lon, lat, radius) = (centerLon, centerLat, radiusMeters)
         case .bbox(let minLon, let minLat, let maxLon, let maxLat):
-            let width = maxLon >= minLon ? maxLon - minLon : maxLon - minLon + 360
+            let width = Area.eastwardSpan(from: minLon, to: maxLon)
             lon = minLon + width / 2
             if lon > 180 { lon -= 360 }
             lat = (minLat + maxLat) / 2

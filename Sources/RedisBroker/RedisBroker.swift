@@ -15,9 +15,11 @@ import StreamCore
 /// one channel per watched device and per grid cell local areas cover.
 ///
 /// When Redis goes away, both links reconnect by themselves; meanwhile operations fail
-/// with a clear error, `isReachable` is false, and clients stay connected. Redis that
-/// comes back without its data (a new epoch key) gets a seq floor at the highest seq
-/// this node has seen, so no seq ever goes backwards.
+/// with a clear error, `isReachable` is false, and clients stay connected. A publish
+/// whose reply never came fails with an unknown outcome. When Redis loses its data
+/// (emptied, flushed, restarted, failed over), a new epoch begins with a seq floor
+/// above every seq given before (see `RedisScripts`), so no seq repeats or goes
+/// backwards, whichever nodes are alive; `RedisEpoch` logs and counts it.
 public final class RedisBroker: Broker {
     /// The hub this broker delivers to; its interest changes drive the subscriptions.
     public let hub: Hub
@@ -27,6 +29,9 @@ public final class RedisBroker: Broker {
     private let subscriber: RedisSubscriberLink
     private let delivery: UpstreamDelivery
     private let watermark: SeqWatermark
+    private let epoch: RedisEpoch
+    /// The `run_id` of the Redis process the command link is connected to.
+    private let runID: Locked<String>
     private let metrics: RedisMetrics
     private let logger: Logger
 
@@ -41,10 +46,13 @@ public final class RedisBroker: Broker {
         let subscriber = RedisSubscriberLink(endpoint: endpoint, timeout: timeout, logger: logger, metrics: metrics)
         let hub = Hub(grid: grid, interestChanged: subscriber.noteInterest)
         let watermark = SeqWatermark()
-        let epoch = Locked<String?>(nil)
-        let delivery = UpstreamDelivery(hub: hub, watermark: watermark, metrics: metrics, logger: logger)
+        let epoch = RedisEpoch(watermark: watermark, metrics: metrics, logger: logger)
+        let runID = Locked("")
+        let delivery = UpstreamDelivery(hub: hub, watermark: watermark, epoch: epoch, metrics: metrics, logger: logger)
         self.hub = hub
         self.watermark = watermark
+        self.epoch = epoch
+        self.runID = runID
         self.delivery = delivery
         self.endpoint = endpoint
         self.historySize = historySize
@@ -54,9 +62,10 @@ public final class RedisBroker: Broker {
         commands = RedisCommandLink(
             endpoint: endpoint, timeout: timeout, logger: logger,
             onConnect: { connection throws(RedisFailure) in
-                try Self.prepare(
-                    connection, epoch: epoch, watermark: watermark, delivery: delivery, metrics: metrics, logger: logger
-                )
+                try Self.prepare(connection, runID: runID, epoch: epoch, watermark: watermark)
+            },
+            onIdle: { connection throws(RedisFailure) in
+                try Self.checkEpoch(on: connection, runID: runID.withLock { $0 }, epoch: epoch, watermark: watermark)
             },
             onStateChange: { up in Self.linkChanged(up, link: "commands", metrics: metrics, logger: logger) })
     }
@@ -84,8 +93,9 @@ public final class RedisBroker: Broker {
     public var isReachable: Bool { commands.isUp && subscriber.isUp }
 
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
-        var arguments: [[UInt8]] = [Array(String(historySize).utf8)]
-        arguments.reserveCapacity(1 + 6 * locations.count)
+        var arguments = Self.epochArguments(runID: runID.withLock { $0 }, watermark: watermark)
+        arguments.append(Array(String(historySize).utf8))
+        arguments.reserveCapacity(arguments.count + 6 * locations.count)
         for location in locations {
             let template = EncodedLocationTemplate(location)
             let position = PositionLine(location, cell: hub.grid.cell(lat: location.lat, lon: location.lon))
@@ -95,30 +105,36 @@ public final class RedisBroker: Broker {
             ]
         }
         let reply = try await evaluate(RedisScripts.publish, arguments, doing: "publish")
-        guard let seqs = reply.elements?.compactMap(\.integer), seqs.count == locations.count else {
-            throw failed("publish", "unexpected reply from Redis")
+        let published: PublishReply
+        do {
+            published = try PublishReply(reply, count: locations.count)
+        } catch {
+            throw failed("publish", error)
         }
-        return zip(locations, seqs).map { location, seq in
+        epoch.observe(published.epoch, from: "publish")
+        return zip(locations, published.seqs).map { location, seq in
             var stamped = location
-            stamped.seq = UInt64(seq)
-            watermark.raise(to: stamped.seq)
+            stamped.seq = seq
+            watermark.raise(to: seq)
             return EncodedLocation(stamped)
         }
     }
 
     public func lastKnown(_ devices: [String]) async throws(BrokerError) -> [EncodedLocation] {
         guard !devices.isEmpty else { return [] }
+        let delivered = delivery.delivered.delivered(of: devices)
         let reply = try await run(RedisCommand(["HMGET", RedisNames.last] + devices), doing: "read last positions")
-        return try decode(reply.elements?.compactMap(\.bytes) ?? [], doing: "read last positions").map(\.update)
+        let stored = try decode(reply.elements?.compactMap(\.bytes) ?? [], doing: "read last positions").map(\.update)
+        return DeliveredPositions.newest(stored: stored, delivered: delivered)
     }
 
     public func lastKnown(in area: GeoArea) async throws(BrokerError) -> [EncodedLocation] {
+        let delivered = delivery.delivered.delivered(in: area)
         let circle = CoveringCircle(area)
         let arguments = ["\(circle.lon)", "\(circle.lat)", "\(circle.radiusMeters)", circle.reachesPolar ? "1" : "0"]
         let reply = try await evaluate(RedisScripts.snapshot, arguments.map { Array($0.utf8) }, doing: "read an area")
-        return try decode(reply.elements?.compactMap(\.bytes) ?? [], doing: "read an area").map(\.update).filter {
-            area.contains($0.location)
-        }
+        let stored = try decode(reply.elements?.compactMap(\.bytes) ?? [], doing: "read an area").map(\.update)
+        return DeliveredPositions.newest(stored: stored, delivered: delivered).filter { area.contains($0.location) }
     }
 
     public func replay(_ device: String, after seq: UInt64) async throws(BrokerError) -> Replay {
@@ -162,7 +178,7 @@ public final class RedisBroker: Broker {
         do throws(RedisFailure) {
             replies = try await commands.run([command])
         } catch {
-            throw failed(what, error.description)
+            throw failed(what, error)
         }
         let reply = replies[0]
         if let message = reply.errorMessage, !message.hasPrefix("NOSCRIPT") {
@@ -185,44 +201,59 @@ public final class RedisBroker: Broker {
 
     /// Counts and logs a failed operation and returns its error.
     private func failed(_ what: String, _ reason: String) -> BrokerError {
-        metrics.errors.increment()
-        logger.warning("broker operation failed", ["operation": what, "redis": endpoint.description, "reason": reason])
-        return BrokerError("cannot \(what): \(reason)")
+        failed(what, RedisFailure(reason))
     }
 
-    /// Loads the scripts on a new command connection and checks the epoch: a changed
-    /// one means Redis lost its data, so the seq floor is raised to the highest seq
-    /// this node has seen before any publish.
+    /// Counts and logs a failed operation and returns its error, which keeps whether
+    /// Redis may have run it.
+    private func failed(_ what: String, _ failure: RedisFailure) -> BrokerError {
+        metrics.errors.increment()
+        logger.warning(
+            "broker operation failed",
+            [
+                "operation": what, "redis": endpoint.description, "reason": failure.description,
+                "outcome": failure.outcomeUnknown ? "unknown" : "not run",
+            ])
+        return BrokerError("cannot \(what): \(failure.description)", outcomeUnknown: failure.outcomeUnknown)
+    }
+
+    /// Loads the scripts on a new command connection, learns which Redis process it
+    /// reaches, and checks the epoch: one begun in another process (a restart, a
+    /// failover) or none at all begins a new one before any publish.
     private static func prepare(
-        _ connection: RedisConnection, epoch: Locked<String?>, watermark: SeqWatermark, delivery: UpstreamDelivery,
-        metrics: RedisMetrics, logger: Logger
+        _ connection: RedisConnection, runID: Locked<String>, epoch: RedisEpoch, watermark: SeqWatermark
     ) throws(RedisFailure) {
         for script in RedisScripts.all {
             if let message = try connection.call(RedisCommand("SCRIPT", "LOAD", script.source)).errorMessage {
                 throw RedisFailure("SCRIPT LOAD refused: \(message)")
             }
         }
-        _ = try connection.call(RedisCommand("SET", RedisNames.epoch, UUID().uuidString, "NX"))
-        guard let current = try connection.call(RedisCommand("GET", RedisNames.epoch)).bytes else {
-            throw RedisFailure("cannot read \(RedisNames.epoch)")
+        let info = try connection.call(RedisCommand("INFO", "server"))
+        guard let id = info.bytes.flatMap(RedisServerInfo.runID) else {
+            throw RedisFailure("cannot read run_id from INFO server: \(info.errorMessage ?? "no run_id")")
         }
-        let now = String(decoding: current, as: UTF8.self)
-        let previous = epoch.withLock { epoch in
-            defer { epoch = now }
-            return epoch
+        runID.withLock { $0 = id }
+        try checkEpoch(on: connection, runID: id, epoch: epoch, watermark: watermark)
+    }
+
+    /// Runs the epoch script on `connection` (of Redis process `runID`) and reports
+    /// what it found.
+    private static func checkEpoch(
+        on connection: RedisConnection, runID: String, epoch: RedisEpoch, watermark: SeqWatermark
+    ) throws(RedisFailure) {
+        var reply = try connection.call(RedisScripts.epoch.evalSHA(epochArguments(runID: runID, watermark: watermark)))
+        if reply.errorMessage?.hasPrefix("NOSCRIPT") == true {
+            reply = try connection.call(RedisScripts.epoch.eval(epochArguments(runID: runID, watermark: watermark)))
         }
-        guard let previous, previous != now else { return }
-        let floor = watermark.value
-        let reply = try connection.call(RedisScripts.raiseFloor.eval([Array(String(floor).utf8)]))
-        if let message = reply.errorMessage { throw RedisFailure("cannot raise the seq floor: \(message)") }
-        delivery.forgetSeqs()
-        metrics.stateResets.increment()
-        logger.error(
-            "redis lost its data",
-            [
-                "previous_epoch": previous, "epoch": now, "seq_floor": floor,
-                "lost": "last positions, history and seqs kept before the restart; seqs continue above the floor",
-            ])
+        if let message = reply.errorMessage { throw RedisFailure("epoch check refused: \(message)") }
+        epoch.observe(try EpochReport(reply.elements?[...] ?? []), from: "epoch check")
+    }
+
+    /// What a script that may begin an epoch needs from the node: the Redis process it
+    /// talks to, its clock in microseconds, and its highest seen seq.
+    private static func epochArguments(runID: String, watermark: SeqWatermark) -> [[UInt8]] {
+        let micros = UInt64(max(Date().timeIntervalSince1970, 0) * 1_000_000)
+        return [Array(runID.utf8), Array(String(micros).utf8), Array(String(watermark.value).utf8)]
     }
 
     private static func linkChanged(_ up: Bool, link: String, metrics: RedisMetrics, logger: Logger) {

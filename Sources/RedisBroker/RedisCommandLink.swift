@@ -9,8 +9,11 @@ import Observability
 /// writes it in one go, then reads the replies in order and hands each group its own.
 /// While Redis is unreachable a call fails at once: nothing waits for a connection.
 /// Between batches the thread polls the socket, so a connection Redis closed is
-/// replaced at once, and after a second of silence it sends a `PING`, so a hung Redis
-/// is noticed within the timeout.
+/// replaced at once, and after a second of silence it runs the idle check (the broker's
+/// epoch check), so a hung Redis is noticed within the timeout.
+///
+/// A call that fails after its commands were written fails with `outcomeUnknown`:
+/// Redis may have run them (a timeout waiting for the reply, say).
 final class RedisCommandLink: Sendable {
     private typealias Reply = Result<[RedisReply], RedisFailure>
 
@@ -25,20 +28,24 @@ final class RedisCommandLink: Sendable {
     private let link = LinkThread(name: "redis-commands")
     private let logger: Logger
     private let onConnect: @Sendable (RedisConnection) throws(RedisFailure) -> Void
+    private let onIdle: @Sendable (RedisConnection) throws(RedisFailure) -> Void
     private let onStateChange: @Sendable (_ up: Bool) -> Void
 
     /// A link to `endpoint` whose every read and write gives up after `timeout`.
-    /// `onConnect` runs on each new connection before any command; `onStateChange`
-    /// hears each connect and loss.
+    /// `onConnect` runs on each new connection before any command, `onIdle` after each
+    /// second without a command (it must send at least one); `onStateChange` hears each
+    /// connect and loss.
     init(
         endpoint: RedisEndpoint, timeout: Duration, logger: Logger,
         onConnect: @escaping @Sendable (RedisConnection) throws(RedisFailure) -> Void,
+        onIdle: @escaping @Sendable (RedisConnection) throws(RedisFailure) -> Void,
         onStateChange: @escaping @Sendable (Bool) -> Void
     ) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.logger = logger
         self.onConnect = onConnect
+        self.onIdle = onIdle
         self.onStateChange = onStateChange
     }
 
@@ -99,31 +106,38 @@ final class RedisCommandLink: Sendable {
                 failAll(batch, RedisFailure("the Redis link stopped"))
                 return RedisFailure("stopped")
             }
-            do {
-                if batch.isEmpty {
-                    // Nothing is expected: readable means closed; silence earns a PING.
+            if batch.isEmpty {
+                // Nothing is expected: readable means closed; silence earns a check.
+                do throws(RedisFailure) {
                     if readable { try connection.readAvailable() }
-                    if ContinuousClock.now - lastHeard > .seconds(1) { _ = try connection.call(RedisCommand("PING")) }
-                    lastHeard = .now
-                    continue
+                    if ContinuousClock.now - lastHeard > .seconds(1) { try onIdle(connection) }
+                } catch {
+                    return error
                 }
+            } else {
                 for request in batch { request.commands.forEach(connection.append) }
-                try connection.flush()
-                for (index, request) in batch.enumerated() {
-                    do {
-                        let replies = try request.commands.map { _ throws(RedisFailure) in try connection.nextReply() }
-                        request.continuation.resume(returning: .success(replies))
-                    } catch {
-                        request.continuation.resume(returning: .failure(error))
-                        failAll(batch[(index + 1)...], error)
-                        return error
-                    }
-                }
-                lastHeard = .now
-            } catch {
-                failAll(batch, error)
-                return error
+                if let failure = serve(batch, on: connection) { return failure }
             }
+            lastHeard = .now
+        }
+    }
+
+    /// Writes `batch`, which `connection` holds queued, and hands each request its
+    /// replies; on a failure, every request not yet answered fails with an unknown
+    /// outcome, and the failure is returned.
+    private func serve(_ batch: [Request], on connection: RedisConnection) -> RedisFailure? {
+        var answered = 0
+        do throws(RedisFailure) {
+            try connection.flush()
+            for request in batch {
+                let replies = try request.commands.map { _ throws(RedisFailure) in try connection.nextReply() }
+                request.continuation.resume(returning: .success(replies))
+                answered += 1
+            }
+            return nil
+        } catch {
+            failAll(batch[answered...], RedisFailure(error.description, outcomeUnknown: true))
+            return error
         }
     }
 

@@ -111,11 +111,3 @@ final class RedisConnection {
         return Glibc.timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
     }
 }
-
-/// A connection to Redis failed or timed out; the link reconnects.
-struct RedisFailure: Error, CustomStringConvertible {
-    /// What happened, in words.
-    var description: String
-
-    init(_ description: String) { self.description = description }
-}

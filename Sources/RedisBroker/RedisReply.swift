@@ -1,6 +1,6 @@
-import CHiredis
-
-/// One reply from Redis, copied out of hiredis's reply object.
+/// One reply from Redis, copied out of hiredis's reply object (`RedisReply+Hiredis`).
+///
+/// This file and the decoders built on it import no C, so the fuzzer can build them alone.
 enum RedisReply: Sendable, Equatable {
     /// A bulk string or a status reply.
     case string([UInt8])
@@ -9,30 +9,6 @@ enum RedisReply: Sendable, Equatable {
     case null
     /// An error reply, such as `OOM command not allowed…`.
     case error(String)
-
-    /// Copies `reply` (which the caller still frees).
-    init(_ reply: UnsafePointer<redisReply>) {
-        let value = reply.pointee
-        switch value.type {
-        case REDIS_REPLY_STRING, REDIS_REPLY_STATUS:
-            self = .string(Self.bytes(value.str, count: value.len))
-        case REDIS_REPLY_ERROR:
-            self = .error(String(decoding: Self.bytes(value.str, count: value.len), as: UTF8.self))
-        case REDIS_REPLY_INTEGER:
-            self = .integer(value.integer)
-        case REDIS_REPLY_ARRAY:
-            self = .array((0..<value.elements).compactMap { value.element[$0].map { RedisReply(UnsafePointer($0)) } })
-        default:
-            self = .null
-        }
-    }
-
-    private static func bytes(_ pointer: UnsafeMutablePointer<CChar>?, count: Int) -> [UInt8] {
-        guard let pointer else { return [] }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
-            Array(UnsafeBufferPointer(start: $0, count: count))
-        }
-    }
 
     /// The bytes of a string reply.
     var bytes: [UInt8]? {

@@ -34,20 +34,69 @@ struct RedisScript: Sendable {
 /// locstream's scripts. Each runs atomically in Redis, so every node sees one order of
 /// a device's updates. The first line declares Redis 7 flags: scripts that write are
 /// refused whole, before they start, when Redis is over `maxmemory`.
+///
+/// Seqs and epochs. Every seq Redis hands out is above the *seq floor*, and every epoch
+/// (one incarnation of the data: `locstream:epoch` names the Redis process it began
+/// in) starts with a new floor: the current time in microseconds, the larger of Redis's
+/// clock and the node's (or the node's highest seen seq, if that is higher). A device's
+/// seq is then `max(its counter + 1, floor + 1)`. Within an epoch a device cannot
+/// publish more than once a microsecond, so everything handed out before a loss lies
+/// below the next epoch's floor, whichever nodes saw it, and whether or not any node is
+/// alive. Microseconds stay below 2^53 (the largest integer a JSON double holds
+/// exactly) until the year 2255.
+///
+/// A new epoch begins when the epoch key is missing (a fresh or flushed Redis, an
+/// evicted key: the publish script checks it on every call) or names another Redis
+/// process (a restart, which may have lost the tail of its append-only file, or a
+/// failover to a replica: checked when a node connects, and once a second while idle).
 enum RedisScripts {
-    /// Publishes locations, all in one atomic step. ARGV: the history length, then six
-    /// per location: device, the encoding's head (up to `"seq":`) and tail, its
-    /// position line (`cell lat lon`), lon, lat. For each: the next seq (above the
-    /// floor), the last-known entry, the geo set (or the polar hash), the history
-    /// stream, and one message on the device's channel and on the channels of its new
-    /// and previous cells. Returns the seqs.
+    /// Lua shared by the scripts that may begin an epoch: `epochFloor(runID, micros,
+    /// hint, always)` returns the floor and how the call began a new epoch (`EpochReport`:
+    /// 0 it did not, 1 the epoch key was missing, 2 it named another Redis process; the
+    /// last is checked only with `always`).
+    private static let epochFunction = """
+        local function epochFloor(runID, micros, hint, always)
+          local floor = tonumber(redis.call('GET', 'locstream:seqfloor') or '0')
+          local epoch = redis.call('GET', 'locstream:epoch')
+          if epoch and (epoch == runID or not always) then return floor, 0 end
+          local now = redis.call('TIME')
+          floor = math.max(floor + 1, tonumber(now[1]) * 1000000 + tonumber(now[2]), tonumber(micros), tonumber(hint))
+          redis.call('SET', 'locstream:seqfloor', string.format('%d', floor))
+          redis.call('SET', 'locstream:epoch', runID)
+          if epoch then return floor, 2 end
+          return floor, 1
+        end
+        """
+
+    /// Begins a new epoch unless the current one belongs to this Redis process. ARGV:
+    /// the process's `run_id`, the node's clock in microseconds, the node's highest seen
+    /// seq. Returns the floor and how a new epoch began (`EpochReport`).
+    static let epoch = RedisScript(
+        """
+        #!lua
+        \(epochFunction)
+        local floor, began = epochFloor(ARGV[1], ARGV[2], ARGV[3], true)
+        return { floor, began }
+        """)
+
+    /// Publishes locations, all in one atomic step. ARGV: the node's Redis `run_id`, its
+    /// clock in microseconds and highest seen seq (for a new epoch if the epoch key is
+    /// gone), the history length, then six per location: device, the encoding's head
+    /// (up to `"seq":`) and tail, its position line (`cell lat lon`), lon, lat. For
+    /// each: the next seq (above the floor), the last-known entry, the geo set (or the
+    /// polar hash), the history stream, and one message (`floor`, previous position
+    /// line, body; newline-separated) on the device's channel and on the channels of its
+    /// new and previous cells. Returns the floor and how a new epoch began
+    /// (`EpochReport`), then the seqs.
     static let publish = RedisScript(
         """
         #!lua
-        local maxlen = ARGV[1]
-        local floor = tonumber(redis.call('GET', 'locstream:seqfloor') or '0')
-        local seqs = {}
-        for i = 2, #ARGV, 6 do
+        \(epochFunction)
+        local floor, began = epochFloor(ARGV[1], ARGV[2], ARGV[3], false)
+        local floorText = string.format('%d', floor)
+        local maxlen = ARGV[4]
+        local out = { floor, began }
+        for i = 5, #ARGV, 6 do
           local device, head, tail, line, lon, lat = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
           local seqKey = 'locstream:seq:' .. device
           local seq = redis.call('INCR', seqKey)
@@ -69,7 +118,7 @@ enum RedisScripts {
             redis.call('HSET', 'locstream:polar', device, '1')
           end
           redis.call('XADD', 'locstream:hist:' .. device, 'MAXLEN', maxlen, '0-' .. digits, 'u', body)
-          local message = previousLine .. '\\n' .. body
+          local message = floorText .. '\\n' .. previousLine .. '\\n' .. body
           redis.call('PUBLISH', 'locstream:dev:' .. device, message)
           local cell = string.match(line, '^(%S+)')
           redis.call('PUBLISH', 'locstream:cell:' .. cell, message)
@@ -77,9 +126,9 @@ enum RedisScripts {
           if previousCell and previousCell ~= cell then
             redis.call('PUBLISH', 'locstream:cell:' .. previousCell, message)
           end
-          seqs[#seqs + 1] = seq
+          out[#out + 1] = seq
         end
-        return seqs
+        return out
         """)
 
     /// A device's current seq, then the bodies of its history entries from an ID on.
@@ -115,19 +164,6 @@ enum RedisScripts {
         return out
         """)
 
-    /// Raises the seq floor to ARGV[1] if it is lower; returns the floor.
-    static let raiseFloor = RedisScript(
-        """
-        #!lua
-        local current = tonumber(redis.call('GET', 'locstream:seqfloor') or '0')
-        local wanted = tonumber(ARGV[1])
-        if wanted > current then
-          redis.call('SET', 'locstream:seqfloor', ARGV[1])
-          return wanted
-        end
-        return current
-        """)
-
     /// Every script, loaded into Redis's cache on each connect.
-    static let all = [publish, replay, snapshot, raiseFloor]
+    static let all = [epoch, publish, replay, snapshot]
 }

@@ -9,42 +9,58 @@ import StreamCore
 /// the area subscriptions it enters, stays in or leaves. An update that changes cell
 /// travels on both cells' channels, one right after the other, so the second copy is
 /// recognised by its device and seq and dropped. A seq gap on a watched device's
-/// channel (after an outage, say) is logged and counted as missed updates.
+/// channel (after an outage, say) is logged and counted as missed updates, unless the
+/// epoch changed in between (each message carries its epoch's floor): that jump is a
+/// loss of Redis's data, which `RedisEpoch` reports.
 final class UpstreamDelivery: Sendable {
+    /// The newest seq heard of a followed device, and the floor of its epoch.
+    private struct Heard {
+        var seq: UInt64
+        var floor: UInt64
+    }
+
     private struct Tracker {
-        var lastSeq: [String: UInt64] = [:]
+        var lastSeq: [String: Heard] = [:]
         var lastAreaCopy: (device: String, seq: UInt64)?
     }
 
     private let hub: Hub
     private let tracker = Locked(Tracker())
     private let watermark: SeqWatermark
+    private let epoch: RedisEpoch
+    /// The newest update delivered per watched device, for snapshots.
+    let delivered: DeliveredPositions
     private let metrics: RedisMetrics
     private let logger: Logger
 
-    init(hub: Hub, watermark: SeqWatermark, metrics: RedisMetrics, logger: Logger) {
+    init(hub: Hub, watermark: SeqWatermark, epoch: RedisEpoch, metrics: RedisMetrics, logger: Logger) {
         self.hub = hub
+        delivered = DeliveredPositions(grid: hub.grid, isWatched: hub.isWatched)
         self.watermark = watermark
+        self.epoch = epoch
         self.metrics = metrics
         self.logger = logger
     }
 
     /// A message on `subject`'s channel.
     func receive(_ subject: Subject, _ payload: [UInt8]) {
-        let stored: StoredUpdate
+        let message: ChannelMessage
         do {
-            stored = try StoredUpdate(payload: payload)
+            message = try ChannelMessage(payload: payload)
         } catch {
             metrics.errors.increment()
             logger.warning(
                 "unreadable redis message", ["channel": RedisNames.channel(subject), "reason": error.description])
             return
         }
+        epoch.observe(EpochReport(floor: message.floor), from: "channel message")
+        let stored = message.stored
         let location = stored.update.location
         watermark.raise(to: location.seq)
         switch subject {
         case .device:
-            countGap(before: location)
+            countGap(before: location, floor: message.floor)
+            delivered.note(stored.update)
             hub.deliver(stored.update, to: .deviceWatchers)
         case .cell:
             let firstCopy = tracker.withLock { tracker in
@@ -54,12 +70,15 @@ final class UpstreamDelivery: Sendable {
                 tracker.lastAreaCopy = (location.device, location.seq)
                 return true
             }
-            if firstCopy { hub.deliver(stored.update, previous: stored.previousLocation, to: .areaWatchers) }
+            guard firstCopy else { return }
+            delivered.note(stored.update)
+            hub.deliver(stored.update, previous: stored.previousLocation, to: .areaWatchers)
         }
     }
 
     /// The node stopped watching `subject`: its seqs are no longer followed.
     func forget(_ subject: Subject) {
+        delivered.forget(subject)
         guard case .device(let device) = subject else { return }
         tracker.withLock { _ = $0.lastSeq.removeValue(forKey: device) }
     }
@@ -67,20 +86,24 @@ final class UpstreamDelivery: Sendable {
     /// The subscriber link is back after a loss: every followed device whose seq in
     /// Redis moved on meanwhile missed those updates. They are logged and counted now
     /// (later gaps count only what comes after), so a device that stays quiet after
-    /// the outage does not hide its loss. Clients get them back by resuming with `since`.
+    /// the outage does not hide its loss.
+    /// Clients get them back by resuming with `since`. The floor is read last: if a new
+    /// epoch began meanwhile, the jump is not counted as missed.
     func countMissed(on connection: RedisConnection) throws(RedisFailure) {
         let followed = tracker.withLock { Array($0.lastSeq) }
-        guard !followed.isEmpty else { return }
         for (device, _) in followed { connection.append(RedisCommand("GET", RedisNames.seqKey(device))) }
+        connection.append(RedisCommand("GET", RedisNames.seqFloor))
         var current: [String: UInt64] = [:]
         for (device, _) in followed {
-            if let seq = try connection.nextReply().integer { current[device] = UInt64(max(seq, 0)) }
+            if let seq = UInt64(seqReply: try connection.nextReply()) { current[device] = seq }
         }
+        guard let floor = UInt64(seqReply: try connection.nextReply()) else { return }
+        epoch.observe(EpochReport(floor: floor), from: "subscriber reconnect")
         let missed = tracker.withLock { tracker in
             followed.compactMap { device, seen -> (String, UInt64, UInt64)? in
-                guard let now = current[device], now > seen else { return nil }
-                tracker.lastSeq[device] = max(tracker.lastSeq[device] ?? 0, now)
-                return (device, seen, now)
+                guard let now = current[device], now > seen.seq, seen.floor == floor else { return nil }
+                if now > tracker.lastSeq[device]?.seq ?? 0 { tracker.lastSeq[device] = Heard(seq: now, floor: floor) }
+                return (device, seen.seq, now)
             }
         }
         guard !missed.isEmpty else { return }
@@ -97,32 +120,19 @@ final class UpstreamDelivery: Sendable {
         }
     }
 
-    /// Redis lost its data and seqs jump to the floor: gaps from here on are not losses.
-    func forgetSeqs() {
-        tracker.withLock { $0.lastSeq.removeAll() }
-    }
-
-    private func countGap(before location: Location) {
-        let last = tracker.withLock { tracker in
-            defer { tracker.lastSeq[location.device] = max(tracker.lastSeq[location.device] ?? 0, location.seq) }
-            return tracker.lastSeq[location.device]
+    private func countGap(before location: Location, floor: UInt64) {
+        let heard = tracker.withLock { tracker in
+            let heard = tracker.lastSeq[location.device]
+            if location.seq > heard?.seq ?? 0 {
+                tracker.lastSeq[location.device] = Heard(seq: location.seq, floor: floor)
+            }
+            return heard
         }
-        guard let last, location.seq > last + 1 else { return }
+        guard let heard, heard.floor == floor, location.seq > heard.seq + 1 else { return }
+        let last = heard.seq
         metrics.missedUpdates.increment(by: Int(location.seq - last - 1))
         logger.warning(
             "missed updates",
             ["device": location.device, "first_missed_seq": last + 1, "last_missed_seq": location.seq - 1])
     }
-}
-
-/// The highest seq this node has seen, from its publishes and from Redis: where seqs
-/// continue when Redis comes back without its data.
-final class SeqWatermark: Sendable {
-    private let highest = Locked<UInt64>(0)
-
-    /// Raises the watermark to `seq` if it is higher.
-    func raise(to seq: UInt64) { highest.withLock { $0 = max($0, seq) } }
-
-    /// The highest seq seen.
-    var value: UInt64 { highest.withLock { $0 } }
 }

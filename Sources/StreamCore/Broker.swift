@@ -51,7 +51,13 @@ public struct Replay: Sendable {
 public struct BrokerError: Error, Equatable, CustomStringConvertible {
     /// What went wrong, in words.
     public var description: String
+    /// Whether the operation may have taken effect all the same: it reached the store,
+    /// whose answer never came (a timeout, a connection lost while waiting).
+    public var outcomeUnknown: Bool
 
-    /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    /// An error saying `description`; `outcomeUnknown` when the store may have done it.
+    public init(_ description: String, outcomeUnknown: Bool = false) {
+        self.description = description
+        self.outcomeUnknown = outcomeUnknown
+    }
 }

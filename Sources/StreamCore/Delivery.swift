@@ -43,7 +43,7 @@ struct Delivery: Sendable {
     /// replay frames); false when the subscription should stop sending.
     func send(_ update: EncodedLocation, receivedAt: ContinuousClock.Instant? = nil) -> Bool {
         let outcome = sink.send(head: prefix, body: update.body, key: update.location.device, generation: generation)
-        if let receivedAt, outcome == .queued || outcome == .conflated {
+        if let receivedAt, outcome.isQueued {
             let elapsed = ContinuousClock.now - receivedAt
             metrics.publishToSend.observe(
                 Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
@@ -57,9 +57,9 @@ struct Delivery: Sendable {
         case .queued:
             metrics.framesSent.increment()
             return true
-        case .conflated:
+        case .conflated(let dropped):
             metrics.framesSent.increment()
-            metrics.framesDropped["conflated"]?.increment()
+            metrics.framesDropped["conflated"]?.increment(by: dropped)
             return true
         case .stopped:
             return false

@@ -2,13 +2,24 @@
 public enum SinkOutcome: Sendable, Equatable {
     /// Queued for writing.
     case queued
-    /// Queued, replacing an older queued frame of the same device (slow peer).
-    case conflated
+    /// Queued; `dropped` older queued frames were dropped to make room (slow peer): the
+    /// same device's, then the oldest.
+    case conflated(dropped: Int)
     /// Refused: the generation is stale or the connection is closing. Stop sending.
     case stopped
     /// Refused: the peer is too slow and the connection is closing with 4008;
     /// `dropped` queued frames were discarded. Stop sending.
     case slowConsumerClosed(dropped: Int)
+}
+
+extension SinkOutcome {
+    /// Whether the frame was queued (conflated or not).
+    var isQueued: Bool {
+        switch self {
+        case .queued, .conflated: true
+        case .stopped, .slowConsumerClosed: false
+        }
+    }
 }
 
 /// Where a connection's frames go: the small surface the domain needs from a

@@ -20,8 +20,8 @@ public struct GeoArea: Sendable, Equatable {
                 [minLat, maxLat].allSatisfy({ (-90...90).contains($0) })
             else { throw GeoAreaError("bbox longitudes must be within -180…180 and latitudes within -90…90") }
             guard minLat < maxLat else { throw GeoAreaError("bbox minLat must be less than maxLat") }
-            guard minLon != maxLon else { throw GeoAreaError("bbox minLon and maxLon must differ") }
-            let width = (maxLon - minLon + 360).truncatingRemainder(dividingBy: 360) * .pi / 180
+            let width = Area.eastwardSpan(from: minLon, to: maxLon) * .pi / 180
+            guard width > 0 else { throw GeoAreaError(Area.noWidthReason) }
             let band = sin(maxLat * .pi / 180) - sin(minLat * .pi / 180)
             squareKilometres = GreatCircle.earthRadiusKm * GreatCircle.earthRadiusKm * width * band
         case .circle(let lon, let lat, let radiusMeters):
@@ -40,10 +40,17 @@ public struct GeoArea: Sendable, Equatable {
         switch area {
         case .bbox(let minLon, let minLat, let maxLon, let maxLat):
             guard lat >= minLat, lat <= maxLat else { return false }
-            return minLon <= maxLon ? (lon >= minLon && lon <= maxLon) : (lon >= minLon || lon <= maxLon)
+            return Self.spans(lon, from: minLon, to: maxLon)
+                || (abs(lon) == 180 && Self.spans(-lon, from: minLon, to: maxLon))
         case .circle(let centerLon, let centerLat, let radiusMeters):
             return GreatCircle.meters(fromLat: centerLat, lon: centerLon, toLat: lat, lon: lon) <= radiusMeters
         }
+    }
+
+    /// Whether the eastward span from `minLon` to `maxLon` holds `lon` (180 and -180
+    /// are one meridian: the caller asks for both).
+    private static func spans(_ lon: Double, from minLon: Double, to maxLon: Double) -> Bool {
+        minLon <= maxLon ? (lon >= minLon && lon <= maxLon) : (lon >= minLon || lon <= maxLon)
     }
 
     /// Whether `location`'s position is inside.

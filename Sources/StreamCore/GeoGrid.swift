@@ -11,11 +11,13 @@ import Foundation
 ///
 /// The cost: cells are `cellDegrees` wide in both directions, so they shrink in
 /// east-west extent towards the poles (a 0.1° cell is about 11 × 11 km at the equator
-/// and 11 × 2 km at 80°). An area near a pole therefore covers more cells, and one that
-/// contains a pole covers every column of its rows: registering it costs one entry per
-/// cell (bounded by `--max-area-km2`). Per publication the cost is one lookup in the
-/// cell of the old and of the new position, plus an exact test of each area registered
-/// there; a city-sized viewport of 40 × 30 km covers about 20 cells at 0.1°.
+/// and 11 × 2 km at 80°). An area near a pole therefore spans more columns, and one that
+/// contains a pole spans every column of its rows. A cover is therefore kept as one run
+/// of columns per row (two integers, whatever its width), and the area index registers a
+/// wide run once per row rather than once per cell. Per publication the cost is one
+/// lookup in the cell of the old and of the new position (and in their rows' wide runs),
+/// plus an exact test of each area found there; a city-sized viewport of 40 × 30 km
+/// covers about 20 cells at 0.1°.
 public struct GeoGrid: Sendable, Equatable {
     /// The side of a cell in degrees.
     public let cellDegrees: Double
@@ -35,16 +37,33 @@ public struct GeoGrid: Sendable, Equatable {
         row(lat) * columns + column(lon)
     }
 
-    /// The cells an area covers: every cell holding a point inside it.
+    /// The cells an area covers: every cell holding a point inside it. Row by row, the
+    /// columns the area reaches at that row's latitudes, so a disc near a pole covers
+    /// what it reaches there, and a row it reaches all around is one run.
     public func cover(_ area: GeoArea) -> CellCover {
         let bounds = GeoBounds(area)
-        let rowRange = row(bounds.minLat)...row(bounds.maxLat)
-        guard let lon = bounds.lon else { return CellCover(columns: columns, rows: rowRange, spans: [0...columns - 1]) }
-        let spans =
-            lon.min <= lon.max
-            ? [column(lon.min)...column(lon.max)]
-            : [column(lon.min)...columns - 1, 0...column(lon.max)]
-        return CellCover(columns: columns, rows: rowRange, spans: spans)
+        let rows = row(bounds.minLat)...row(bounds.maxLat)
+        let runs = rows.map { row in
+            // The row's band, a hair wider, so a point rounded into the row is in it.
+            let low = max(-90 + Double(row) * cellDegrees - 1e-9, bounds.minLat)
+            let high = min(-90 + Double(row + 1) * cellDegrees + 1e-9, bounds.maxLat)
+            return bounds.longitudes(from: low, to: high).map(run) ?? ColumnRun(start: 0, count: columns)
+        }
+        return CellCover(columns: columns, rows: rows, runs: runs)
+    }
+
+    /// The columns from `west` eastward to `east` (wrapping when `west > east`). The
+    /// first and last columns meet at ±180, one meridian: a run holding one holds both.
+    private func run(_ longitudes: GeoBounds.Longitudes) -> ColumnRun {
+        let (start, end) = (column(longitudes.west), column(longitudes.east))
+        let wraps = longitudes.west > longitudes.east
+        guard !wraps || end < start - 1 else { return ColumnRun(start: 0, count: columns) }
+        let run = ColumnRun(start: start, count: wraps ? columns - start + end + 1 : end - start + 1)
+        switch (run.contains(0, columns: columns), run.contains(columns - 1, columns: columns)) {
+        case (true, false): return ColumnRun(start: columns - 1, count: run.count + 1)
+        case (false, true): return ColumnRun(start: run.start, count: run.count + 1)
+        default: return run
+        }
     }
 
     private func row(_ lat: Double) -> Int {
@@ -56,23 +75,44 @@ public struct GeoGrid: Sendable, Equatable {
     }
 }
 
-/// The cells an area covers: a band of rows and one or two column spans (two when it
-/// wraps across the antimeridian).
+/// A run of columns from `start` eastward, wrapping from the last column to the first.
+struct ColumnRun: Sendable, Equatable {
+    let start: Int
+    let count: Int
+
+    /// Whether the run holds `column` of a grid `columns` wide.
+    func contains(_ column: Int, columns: Int) -> Bool {
+        (column - start + columns) % columns < count
+    }
+}
+
+/// The cells an area covers: a band of rows, and in each row one run of columns (it
+/// may wrap across the antimeridian, or go all around). Its size is two integers per
+/// row, whatever the number of cells.
 public struct CellCover: Sendable, Equatable {
     let columns: Int
     let rows: ClosedRange<Int>
-    let spans: [ClosedRange<Int>]
+    /// The run of each row, from `rows.lowerBound` on.
+    let runs: [ColumnRun]
 
-    /// Whether `cell` is covered: two range checks.
+    /// The run of columns covered in `row` (which must be in `rows`).
+    func run(inRow row: Int) -> ColumnRun { runs[row - rows.lowerBound] }
+
+    /// Whether `cell` is covered.
     public func contains(_ cell: Int) -> Bool {
-        rows.contains(cell / columns) && spans.contains { $0.contains(cell % columns) }
+        let row = cell / columns
+        return rows.contains(row) && run(inRow: row).contains(cell % columns, columns: columns)
     }
 
-    /// Every covered cell.
-    public var cells: [Int] {
-        rows.flatMap { row in spans.flatMap { span in span.map { row * columns + $0 } } }
+    /// Every covered cell, row by row, computed as it is read.
+    public var cells: some Sequence<Int> { rows.lazy.flatMap(cells(inRow:)) }
+
+    /// The covered cells of `row` (which must be in `rows`), computed as they are read.
+    func cells(inRow row: Int) -> LazyMapSequence<Range<Int>, Int> {
+        let (run, columns) = (run(inRow: row), columns)
+        return (0..<run.count).lazy.map { row * columns + (run.start + $0) % columns }
     }
 
     /// How many cells are covered.
-    public var count: Int { rows.count * spans.reduce(0) { $0 + $1.count } }
+    public var count: Int { runs.reduce(0) { $0 + $1.count } }
 }

@@ -23,12 +23,18 @@ public final class Hub: Sendable {
     /// The grid areas are indexed on; a shared broker names cell channels by it.
     public let grid: GeoGrid
     private let registry: Locked<Registry>
-    private let interestChanged: @Sendable (Subject) -> Void
+    private let interestChanged: (@Sendable (Subject) -> Void)?
+
+    /// Where a cell's change of interest goes; nil when no broker listens, so the
+    /// cells of a wide area are not even enumerated.
+    private var cellInterest: ((Int) -> Void)? {
+        interestChanged.map { noted in { noted(.cell($0)) } }
+    }
 
     /// A hub indexing areas on `grid` that reports each subject gaining its first or
     /// losing its last local subscriber to `interestChanged`. That runs under the hub's
     /// lock, so it must only note the subject and return.
-    public init(grid: GeoGrid = GeoGrid(), interestChanged: @escaping @Sendable (Subject) -> Void = { _ in }) {
+    public init(grid: GeoGrid = GeoGrid(), interestChanged: (@Sendable (Subject) -> Void)? = nil) {
         self.grid = grid
         registry = Locked(Registry(areas: AreaIndex(grid: grid)))
         self.interestChanged = interestChanged
@@ -40,12 +46,10 @@ public final class Hub: Sendable {
         case .devices(let devices):
             register(stream, for: devices)
             return .devices(devices, stream)
-        case .area(let area):
+        case .area(let area, let rights):
             return .area(
                 registry.withLock { registry in
-                    let (id, firstCells) = registry.areas.insert(stream, area: area)
-                    for cell in firstCells { interestChanged(.cell(cell)) }
-                    return id
+                    registry.areas.insert(stream, area: area, rights: rights, newlyWatched: cellInterest)
                 })
         }
     }
@@ -56,10 +60,15 @@ public final class Hub: Sendable {
         case .devices(let devices, let stream):
             unregister(stream, from: devices)
         case .area(let id):
-            registry.withLock { registry in
-                for cell in registry.areas.remove(id) { interestChanged(.cell(cell)) }
-            }
+            registry.withLock { registry in registry.areas.remove(id, noLongerWatched: cellInterest) }
         }
+    }
+
+    /// From now on, the area of `registration` shows only the devices `rights` allow
+    /// (a token refresh); a device registration is unchanged.
+    func restrict(_ registration: HubRegistration, to rights: DeviceRights) {
+        guard case .area(let id) = registration else { return }
+        registry.withLock { registry in registry.areas.restrict(id, to: rights) }
     }
 
     /// Registers `stream` for each of `devices`.
@@ -67,7 +76,7 @@ public final class Hub: Sendable {
         registry.withLock { registry in
             for device in devices {
                 registry.deviceEntries += 1
-                if registry.streams[device] == nil { interestChanged(.device(device)) }
+                if registry.streams[device] == nil { interestChanged?(.device(device)) }
                 registry.streams[device, default: []].append(stream)
             }
         }
@@ -83,7 +92,7 @@ public final class Hub: Sendable {
                 streams.remove(at: index)
                 registry.deviceEntries -= 1
                 registry.streams[device] = streams.isEmpty ? nil : streams
-                if streams.isEmpty { interestChanged(.device(device)) }
+                if streams.isEmpty { interestChanged?(.device(device)) }
             }
         }
     }

@@ -19,7 +19,13 @@ public struct Ingest: Sendable {
             metrics.published.increment(by: stored.count)
             return stored
         } catch {
-            throw ProtocolError(.internal, "publish failed: \(error)", failedOp: "publish")
+            guard error.outcomeUnknown else {
+                throw ProtocolError(.internal, "publish failed: \(error)", failedOp: "publish")
+            }
+            throw ProtocolError(
+                .internal,
+                "publish outcome unknown: \(error); it may have been stored, check with GET /v1/devices/{id}",
+                failedOp: "publish")
         }
     }
 }

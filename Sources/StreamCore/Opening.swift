@@ -1,7 +1,7 @@
 import LocstreamProtocol
 
 /// What a new subscription sends before its live frames: the snapshot (last known
-/// position of each device, or of each device inside the area) or, for devices listed
+/// position of each device, or of each device inside the area that its rights allow) or, for devices listed
 /// in `since`, the updates history kept after that seq. It also records the newest seq
 /// sent per device, so the live task can drop anything at or below it: no gap and no
 /// duplicate between the two.
@@ -17,7 +17,7 @@ struct Opening {
     {
         switch watch {
         case .devices(let devices): try await read(request, devices: devices, from: broker)
-        case .area(let area): try await read(request, area: area, from: broker)
+        case .area(let area, let rights): try await read(request, area: area, rights: rights, from: broker)
         }
     }
 
@@ -30,10 +30,10 @@ struct Opening {
         return opening
     }
 
-    private static func read(_ request: SubscribeRequest, area: GeoArea, from broker: any Broker)
+    private static func read(_ request: SubscribeRequest, area: GeoArea, rights: DeviceRights, from broker: any Broker)
         async throws(BrokerError) -> Opening
     {
-        let inside = try await broker.lastKnown(in: area)
+        let inside = try await broker.lastKnown(in: area).filter { rights.allows($0.location.device) }
         var opening = try await replays(request, devices: inside.map(\.location.device), from: broker)
         opening.frames.removeAll { !area.contains($0.location) }
         guard request.snapshot else { return opening }

@@ -202,6 +202,7 @@ public final class StreamSession {
             throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
         }
         claims = verified
+        scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
         tokenWatch?.cancel()
         tokenWatch = TokenWatch.start(expiresAt: verified.expiresAt, authentication: authentication, sink: sink)
@@ -219,7 +220,7 @@ public final class StreamSession {
     /// with 1008 when it runs out. Returns false when closing.
     private func reject(_ error: ProtocolError) -> Bool {
         environment.metrics.count(error.code)
-        environment.logger.debug(
+        environment.logger.refused(
             "request refused", ["conn": connectionID, "code": error.code.rawValue, "message": error.message])
         sink.sendControl(ServerMessage.error(error).encoded())
         guard Self.spendsBudget(error.code), !errorBudget.take() else { return true }

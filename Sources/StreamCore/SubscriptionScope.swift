@@ -28,6 +28,8 @@ public final class SubscriptionScope {
     private let connectionID: String
     private var running: Running?
     private var generation: UInt64 = 0
+    /// The devices an area subscription may show: the token's `devices` claim.
+    private var rights = DeviceRights.everyDevice
 
     private var hub: Hub { environment.hub }
     private var metrics: StreamMetrics { environment.metrics }
@@ -46,6 +48,13 @@ public final class SubscriptionScope {
 
     /// The running subscription's target, if any.
     public var currentTarget: SubscriptionTarget? { running?.request.target }
+
+    /// From now on, area subscriptions show only the devices `rights` allow: the
+    /// running one at once, and every later one.
+    public func restrict(to rights: DeviceRights) {
+        self.rights = rights
+        if let running { hub.restrict(running.registration, to: rights) }
+    }
 
     /// Starts or switches the subscription. Validation comes first: a refused subscribe
     /// leaves the running one untouched.
@@ -137,7 +146,8 @@ public final class SubscriptionScope {
         return true
     }
 
-    /// What `target` watches, checked: an area must be valid and at most `maxAreaKm2`.
+    /// What `target` watches, checked: an area must be valid and at most `maxAreaKm2`,
+    /// and shows only the devices the connection's rights allow.
     private func resolve(_ target: SubscriptionTarget) throws(ProtocolError) -> Watch {
         switch target {
         case .devices(let devices):
@@ -155,7 +165,7 @@ public final class SubscriptionScope {
                     "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(environment.limits.maxAreaKm2)) km² are allowed",
                     failedOp: "subscribe")
             }
-            return .area(checked)
+            return .area(checked, rights)
         }
     }
 }

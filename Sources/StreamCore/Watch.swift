@@ -1,5 +1,6 @@
-/// What a subscription resolved its target to: devices, or a checked area.
+/// What a subscription resolved its target to: devices, or a checked area showing
+/// only the devices its rights allow.
 enum Watch: Sendable {
     case devices([String])
-    case area(GeoArea)
+    case area(GeoArea, DeviceRights)
 }

@@ -14,7 +14,7 @@ struct ConnectionSink: FrameSink {
         do {
             switch try connection.send(OutboundFrame(head: head, body: body, key: key), generation: generation) {
             case .queued: return .queued
-            case .conflated: return .conflated
+            case .conflated(let dropped): return .conflated(dropped: dropped)
             }
         } catch .slowConsumer(let dropped) {
             return .slowConsumerClosed(dropped: dropped)

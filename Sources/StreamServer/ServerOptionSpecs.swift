@@ -51,9 +51,14 @@ enum ServerOptionSpecs {
             help: "Bad requests a connection may send in a burst (refilling 1/s) before it is closed with 1008."),
         .value(
             "slow-consumer", "POLICY", default: "conflate",
-            help: "conflate (newest position per device wins) or disconnect (close with 4008) past --max-queued-bytes."),
+            help:
+                "conflate (newest position per device wins; past the limit the oldest are dropped, never a close) or disconnect (close with 4008) past --max-queued-bytes."
+        ),
         .value(
-            "max-queued-bytes", "BYTES", default: "1048576", help: "Bytes a connection may have queued for sending."),
+            "max-queued-bytes", "BYTES", default: "1048576",
+            help:
+                "Bytes of updates a connection may have queued for sending; replies may use as much again, past that 4008."
+        ),
     ]
 
     private static let streams: [OptionSpec] = [
@@ -71,7 +76,8 @@ enum ServerOptionSpecs {
 
     private static let operations: [OptionSpec] = [
         .value(
-            "shutdown-timeout", "SECONDS", default: "10", help: "On SIGTERM/SIGINT, how long to flush before exiting."),
+            "shutdown-timeout", "SECONDS", default: "10",
+            help: "On SIGTERM, SIGINT or SIGHUP (each drains; none reloads), how long to flush before exiting."),
         .value("log-level", "LEVEL", default: "info", help: "debug, info, warning or error."),
         .value("log-format", "FORMAT", default: "text", help: "text, or json for one JSON object per line."),
         .flag("print-config", help: "Print the effective configuration (secrets masked) and exit."),

@@ -2,12 +2,14 @@ import Observability
 import WebSocketTransport
 
 /// The transport's metrics: frames per corked write (the outbox depth at write time)
-/// and connections closed by close code, each close also logged.
+/// connections closed by close code, each close also logged, and HTTP requests and
+/// upgrades the transport refused, by reason (the transport logs those).
 struct TransportMetrics: TransportObserver {
     static let closeCodes: [UInt16] = [1000, 1001, 1002, 1006, 1007, 1008, 1009, 1011, 4008]
 
     let framesPerWrite: Histogram
     let closed: LabeledCounter
+    let refused: LabeledCounter
     let logger: Logger
 
     init(registry: MetricsRegistry, logger: Logger) {
@@ -19,10 +21,17 @@ struct TransportMetrics: TransportObserver {
             "connections_closed_total",
             help: "WebSocket connections closed, by close code (other: any code not listed).",
             label: "code", values: Self.closeCodes.map(String.init) + ["other"])
+        refused = registry.counter(
+            "http_rejected_total", help: "HTTP requests and upgrades refused before routing, by reason.",
+            label: "reason", values: RequestRefusal.Reason.allCases.map(\.rawValue))
     }
 
     func batchWritten(frames: Int, bytes: Int) {
         framesPerWrite.observe(Double(frames))
+    }
+
+    func requestRefused(reason: String) {
+        refused[reason]?.increment()
     }
 
     func connectionClosed(id: ConnectionID, remoteAddress: String, code: UInt16) {

@@ -96,7 +96,7 @@ final class ClientLoop: ServiceLoop {
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             return write(client)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            client.socket?.recordPeerClose(input, length)
+            if client.socket?.peerClosed(input, length) == false { return -1 }
         case LWS_CALLBACK_CLIENT_CLOSED:
             finish(id, client, error: "closed before the handshake completed")
         default:

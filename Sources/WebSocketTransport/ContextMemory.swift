@@ -58,6 +58,16 @@ final class ContextMemory {
         return UnsafePointer(policy)
     }
 
+    /// The same limit for every header lws stores: a longer header is cut there and
+    /// its rest skipped, so the request still completes and can be answered 431.
+    func tokenLimits(_ limit: UInt16) -> UnsafePointer<lws_token_limits> {
+        let limits = allocate(lws_token_limits.self, count: 1)
+        let count = MemoryLayout.size(ofValue: limits[0].token_limit) / MemoryLayout<UInt16>.size
+        let entries = UnsafeMutableRawPointer(limits).bindMemory(to: UInt16.self, capacity: count)
+        entries.update(repeating: limit, count: count)
+        return UnsafePointer(limits)
+    }
+
     private func allocate<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<T>.stride * count, alignment: MemoryLayout<T>.alignment)

@@ -2,10 +2,12 @@ import CWebsockets
 
 /// Writes a response's status line and headers through lws's HTTP helpers.
 enum HTTPHeaderWriter {
-    /// Writes the headers of `response`; returns false when lws refused.
-    static func write(_ response: HTTPResponse, to wsi: OpaquePointer) -> Bool {
+    /// Writes the headers of `response` (its `Content-Length` even when the body is not
+    /// sent, as for HEAD), with `Connection: close` when `closing`; false when lws refused.
+    static func write(_ response: HTTPResponse, to wsi: OpaquePointer, closing: Bool) -> Bool {
         let pre = locstream_lws_pre()
-        let extra = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 }
+        let headers = response.headers + (closing ? [("connection", "close")] : [])
+        let extra = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 }
         var buffer = [UInt8](repeating: 0, count: pre + 1024 + extra)
         return buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
@@ -17,7 +19,7 @@ enum HTTPHeaderWriter {
                     wsi, UInt32(response.status), response.contentType, lws_filepos_t(response.body.count),
                     &cursor, end) == 0
             else { return false }
-            for header in response.headers {
+            for header in headers {
                 let name = header.name.lowercased() + ":"
                 let value = Array(header.value.utf8)
                 let added = value.withUnsafeBufferPointer { value in

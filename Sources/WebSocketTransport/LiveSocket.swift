@@ -105,13 +105,20 @@ final class LiveSocket {
         lws_callback_on_writable(wsi)
     }
 
-    /// Records the code and reason of the peer's close frame.
-    func recordPeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) {
-        guard let input, length >= 2 else { return }
-        let bytes = UnsafeRawBufferPointer(start: input, count: length)
-        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-        let reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+    /// The peer sent a close frame: records its code and reason and returns true when
+    /// lws may echo it. A malformed one (one byte, or a code no peer may send) gets
+    /// 1002 instead, and false, so the caller fails the connection.
+    func peerClosed(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Bool {
+        let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        guard PeerCloseCheck.isValid(payload) else {
+            setCloseReason(CloseRequest(code: 1002, reason: "invalid close frame"))
+            return false
+        }
+        guard payload.count >= 2 else { return true }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        let reason = String(decoding: payload.dropFirst(2), as: UTF8.self)
         channel.peerClose.withLock { $0 = CloseRequest(code: code, reason: reason) }
+        return true
     }
 
     /// The close this side sent, if any.

@@ -7,9 +7,13 @@
 /// once the acknowledgement is queued, no frame of an older generation can follow it.
 /// Control frames (replies, errors) have no generation and are always accepted.
 ///
-/// It is bounded by a `SlowConsumerPolicy`: past the byte limit, a data frame either
-/// replaces the queued frame with the same key (conflation: the newest position of a
-/// device wins, and order per device is kept) or closes the connection with 4008.
+/// It is bounded by a `SlowConsumerPolicy`. Past the byte limit, a data frame either
+/// closes the connection with 4008 (`disconnect`) or is conflated: it replaces the
+/// queued frame with the same key (the newest position of a device wins, and order per
+/// device is kept), and when that does not make room (more distinct keys queued than
+/// the limit holds) the oldest queued data frames are dropped too. So data frames never
+/// hold more than the limit; control frames may use as much again before the peer
+/// counts as a slow consumer whatever the policy.
 struct Outbox {
     private(set) var queuedBytes = 0
     private(set) var generation: UInt64 = 0
@@ -29,6 +33,9 @@ struct Outbox {
     private var head = 0
     /// Holes at or after `head`.
     private var holes = 0
+    /// No data frame is queued before this index (from `head` on): where the search
+    /// for the oldest data frame resumes, so dropping many in a row stays linear.
+    private var dataScan = 0
     /// Index in `slots` of the newest queued data frame of each key. Built only when
     /// the queue first goes over the limit, dropped when `slots` is reindexed, so
     /// the common case pays no hashing per frame.
@@ -54,19 +61,19 @@ struct Outbox {
     mutating func append(_ frame: OutboundFrame, generation: UInt64?) throws(SendRefusal) -> SendEffect {
         guard !isClosed, pendingClose == nil else { throw .closed }
         if let generation, generation != self.generation { throw .staleGeneration }
-        var effect = SendEffect.queued
-        if queuedBytes + frame.payloadCount > policy.maxQueuedBytes {
-            if queuedBytes + frame.payloadCount > 2 * policy.maxQueuedBytes
-                || (generation != nil && policy.action == .disconnect)
-            {
-                throw .slowConsumer(dropped: closeSlowConsumer())
-            }
-            if generation != nil, let key = frame.key, dropQueued(key: key) { effect = .conflated }
+        var dropped = 0
+        if generation != nil, queuedBytes + frame.payloadCount > policy.maxQueuedBytes {
+            if policy.action == .disconnect { throw .slowConsumer(dropped: closeSlowConsumer()) }
+            if let key = frame.key, dropQueued(key: key) { dropped += 1 }
+            while queuedBytes + frame.payloadCount > policy.maxQueuedBytes, dropOldestData() { dropped += 1 }
+        }
+        if queuedBytes + frame.payloadCount > 2 * policy.maxQueuedBytes {
+            throw .slowConsumer(dropped: closeSlowConsumer())
         }
         if let key = frame.key, generation != nil { keyPositions?[key] = slots.count }
         slots.append(Slot(frame: frame, generation: generation))
         queuedBytes += frame.payloadCount
-        return effect
+        return dropped > 0 ? .conflated(dropped: dropped) : .queued
     }
 
     /// Makes `generation` current, drops every queued data frame, then queues `ack`.
@@ -124,11 +131,26 @@ struct Outbox {
         guard let index = keyPositions?[key], index >= head, let old = slots[index].frame, old.key == key else {
             return false
         }
+        punchHole(at: index, dropping: old)
+        return true
+    }
+
+    /// Drops the oldest queued data frame, if there is one.
+    private mutating func dropOldestData() -> Bool {
+        var index = max(dataScan, head)
+        while index < slots.count, slots[index].frame == nil || slots[index].generation == nil { index += 1 }
+        dataScan = index
+        guard index < slots.count, let old = slots[index].frame else { return false }
+        punchHole(at: index, dropping: old)
+        return true
+    }
+
+    /// Leaves a hole where `old` was queued, at `index`; compacts once holes outnumber frames.
+    private mutating func punchHole(at index: Int, dropping old: OutboundFrame) {
         slots[index].frame = nil
         queuedBytes -= old.payloadCount
         holes += 1
         if holes > 32, holes > slots.count - head - holes { compact() }
-        return true
     }
 
     /// Drops every queued data frame; returns how many.
@@ -145,6 +167,7 @@ struct Outbox {
         slots = slots[head...].filter { $0.frame != nil && isKept($0) }
         head = 0
         holes = 0
+        dataScan = 0
         keyPositions = nil
     }
 
@@ -169,6 +192,7 @@ struct Outbox {
         slots.removeAll(keepingCapacity: keepingCapacity)
         head = 0
         holes = 0
+        dataScan = 0
         keyPositions = nil
         queuedBytes = 0
     }
@@ -177,8 +201,9 @@ struct Outbox {
 /// What queueing a frame did besides queueing it.
 public enum SendEffect: Sendable, Equatable {
     case queued
-    /// The peer is slow: an older queued frame with the same key was dropped for it.
-    case conflated
+    /// The peer is slow: `dropped` older queued data frames were dropped to make room,
+    /// the one with the same key if there was one, then the oldest.
+    case conflated(dropped: Int)
 }
 
 /// Why the outbox did not queue a frame.

@@ -27,6 +27,10 @@ final class ServerLoop: ServiceLoop {
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
     private var nextID: UInt64 = 1
     private var draining: CloseRequest?
+    /// The bytes lws keeps for one request head; a head that does not fit is dropped by
+    /// lws without an answer, so each header is cut at `tokenLimit` first and answered 431.
+    static let headerSpace = 8192
+    static let tokenLimit = 4096
 
     init(
         configuration: ServerConfiguration, delegate: any WebSocketServerDelegate,
@@ -53,6 +57,8 @@ final class ServerLoop: ServiceLoop {
         info.options = locstream_server_options(configuration.usesTLS ? 1 : 0)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.alpn = cMemory.string("http/1.1")
+        info.max_http_header_data = UInt16(Self.headerSpace)
+        info.token_limits = cMemory.tokenLimits(UInt16(Self.tokenLimit))
         if configuration.eventLoop == .libev {
             guard let libev = LibevLoop() else {
                 return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
@@ -88,8 +94,8 @@ final class ServerLoop: ServiceLoop {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceMailbox()
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            return filterUpgrade(wsi)
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi, upgrade: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_ESTABLISHED:
             open(wsi)
         case LWS_CALLBACK_RECEIVE:
@@ -102,19 +108,16 @@ final class ServerLoop: ServiceLoop {
             guard let id, let socket = sockets[id] else { return 0 }
             return write(socket)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            if let id { sockets[id]?.recordPeerClose(input, length) }
+            guard let id, let socket = sockets[id] else { return -1 }
+            return socket.peerClosed(input, length) ? 0 : -1
         case LWS_CALLBACK_CLOSED:
             if let id { closed(id) }
         case LWS_CALLBACK_HTTP:
-            return startExchange(
-                wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/")
+            return startExchange(wsi, existing: id)
         case LWS_CALLBACK_HTTP_BODY:
             if let id, let input { exchanges[id]?.appendBody(UnsafeRawBufferPointer(start: input, count: length)) }
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            if let id, let exchange = exchanges[id] { dispatch(exchange, id: id) }
-        case LWS_CALLBACK_HTTP_WRITEABLE:
-            guard let id, let exchange = exchanges[id] else { return 0 }
-            return writeResponse(exchange, id: id)
+            if let id, let exchange = exchanges[id] { answer(exchange, id: id) }
         case LWS_CALLBACK_CLOSED_HTTP:
             if let id { exchanges[id] = nil }
         default:
@@ -139,19 +142,40 @@ final class ServerLoop: ServiceLoop {
             if let socket = sockets[id] {
                 socket.serviceRequested()
             } else if let exchange = exchanges[id] {
-                lws_callback_on_writable(exchange.wsi)
+                deliver(exchange, id: id)
             }
         }
     }
 
     // MARK: WebSocket
 
-    private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+    /// Judges a WebSocket upgrade before lws takes it further: the handshake rules, the
+    /// transport's limits, then the application. A refusal is answered here, with a
+    /// status and a reason, and the connection closed (-1).
+    private func confirmUpgrade(_ wsi: OpaquePointer, upgrade: String?) -> Int32 {
+        guard upgrade?.lowercased() == "websocket" else { return 0 }
+        let head = WSIHeaders.requestHead(wsi, tokenLimit: Self.tokenLimit)
         let request = WSIHeaders.upgradeRequest(wsi)
-        let decision = admission(for: request) ?? delegate.decideUpgrade(request)
-        guard case .reject(let status) = decision else { return 0 }
-        _ = lws_return_http_status(wsi, UInt32(status), nil)
-        return 1
+        let refusal =
+            HandshakeCheck.refusal(
+                of: head, subprotocol: configuration.subprotocol, bodyLimit: configuration.maxHTTPBodyBytes)
+            ?? decision(for: request)
+        guard let refusal else { return 0 }
+        refuse(wsi, refusal, peer: request.remoteAddress, what: "upgrade refused")
+        return -1
+    }
+
+    /// The transport's limits, then the application's decision, as a refusal or nil.
+    private func decision(for request: UpgradeRequest) -> RequestRefusal? {
+        guard case .reject(let status) = admission(for: request) ?? delegate.decideUpgrade(request) else { return nil }
+        let message =
+            switch status {
+            case 403: "this origin may not connect"
+            case 404: "no WebSocket endpoint at this path"
+            case 503: "the server is draining or at its connection limit"
+            default: "upgrade refused"
+            }
+        return RequestRefusal(status, .handshake, message)
     }
 
     /// The transport's own limits: no upgrades while draining, and at most
@@ -167,7 +191,7 @@ final class ServerLoop: ServiceLoop {
         } else {
             return nil
         }
-        logger.warning("upgrade refused", ["peer": request.remoteAddress, "status": 503, "reason": reason])
+        logger.refused("upgrade refused", ["peer": request.remoteAddress, "status": 503, "reason": reason])
         return .reject(status: 503)
     }
 
@@ -215,35 +239,42 @@ final class ServerLoop: ServiceLoop {
 
     // MARK: HTTP
 
-    private func startExchange(_ wsi: OpaquePointer, path: String) -> Int32 {
+    /// A request head is complete: check it, then answer it once its body is in.
+    ///
+    /// One request is served per connection. Reading pauses while it is answered, and
+    /// the connection closes after the answer (`Connection: close`): lws 4.1.6 cannot
+    /// frame a pipelined request from its buffer (it reports the finished request
+    /// again, and feeds a pipelined request's own head to it as its body).
+    private func startExchange(_ wsi: OpaquePointer, existing: ConnectionID?) -> Int32 {
+        let peer = WSIHeaders.peer(wsi)
+        if let existing, exchanges[existing] != nil {
+            let refusal = RequestRefusal(400, .pipelining, "a request arrived before the previous one was answered")
+            refuse(wsi, refusal, peer: peer, what: "http request refused")
+            return -1
+        }
         let id = takeID()
         lws_set_opaque_user_data(wsi, id.opaque)
-        let request = HTTPRequest(
-            method: WSIHeaders.method(wsi), path: path, query: WSIHeaders.query(wsi),
-            authorization: WSIHeaders.value(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), remoteAddress: WSIHeaders.peer(wsi))
-        let exchange = HTTPExchange(wsi: wsi, request: request, bodyLimit: configuration.maxHTTPBodyBytes)
-        exchanges[id] = exchange
-        let declaredLength = WSIHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
-        if declaredLength > configuration.maxHTTPBodyBytes {
-            exchange.respondNow(
-                .json(
-                    413,
-                    "{\"code\":\"too_large\",\"message\":\"request body over \(configuration.maxHTTPBodyBytes) bytes\"}"
-                ))
-            lws_callback_on_writable(wsi)
-        } else if declaredLength == 0 {
-            dispatch(exchange, id: id)
+        let head = WSIHeaders.requestHead(wsi, tokenLimit: Self.tokenLimit)
+        switch RequestFraming.bodyLength(of: head, bodyLimit: configuration.maxHTTPBodyBytes) {
+        case .failure(let refusal):
+            refuse(wsi, refusal, peer: peer, what: "http request refused")
+            return -1
+        case .success(let length):
+            let request = HTTPRequest(
+                method: head.method == "HEAD" ? "GET" : head.method, path: head.target, query: WSIHeaders.query(wsi),
+                authorization: WSIHeaders.value(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), remoteAddress: peer)
+            let exchange = HTTPExchange(wsi: wsi, request: request, omitsBody: head.method == "HEAD")
+            exchanges[id] = exchange
+            // With a body, lws delivers it and then BODY_COMPLETION answers.
+            if length == 0 { answer(exchange, id: id) }
+            return 0
         }
-        return 0
     }
 
-    private func dispatch(_ exchange: HTTPExchange, id: ConnectionID) {
-        if exchange.bodyTooLarge {
-            exchange.respondNow(.json(413, "{\"code\":\"too_large\",\"message\":\"request body too large\"}"))
-            lws_callback_on_writable(exchange.wsi)
-            return
-        }
-        let request = exchange.request
+    /// Asks the application for the response, once per exchange, with reading paused.
+    private func answer(_ exchange: HTTPExchange, id: ConnectionID) {
+        guard let request = exchange.beginAnswering() else { return }
+        _ = lws_rx_flow_control(exchange.wsi, 0)
         let slot = exchange.response
         let delegate = self.delegate
         let mailbox = self.mailbox
@@ -254,20 +285,43 @@ final class ServerLoop: ServiceLoop {
         }
     }
 
-    private func writeResponse(_ exchange: HTTPExchange, id: ConnectionID) -> Int32 {
-        guard let response = exchange.response.withLock({ $0 }) else { return 0 }
-        if !exchange.headersSent {
-            guard HTTPHeaderWriter.write(response, to: exchange.wsi) else { return -1 }
-            exchange.headersSent = true
-            if !response.body.isEmpty {
-                lws_callback_on_writable(exchange.wsi)
-                return 0
-            }
-        } else if !writer.write(raw: response.body, to: exchange.wsi, as: LWS_WRITE_HTTP_FINAL) {
-            return -1
-        }
+    /// Writes a finished exchange's response and closes the connection. lws queues what
+    /// the socket does not take at once and flushes it before closing; reading resumes
+    /// only for that, since a closing connection parses nothing more.
+    ///
+    /// It is written here, not from HTTP_WRITEABLE: lws 4.1.6 delivers no WRITEABLE to
+    /// an HTTP connection whose reading is paused.
+    private func deliver(_ exchange: HTTPExchange, id: ConnectionID) {
+        guard let response = exchange.response.withLock({ $0 }) else { return }
         exchanges[id] = nil
-        return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+        _ = write(response, to: exchange.wsi, closing: true, omittingBody: exchange.omitsBody)
+        _ = lws_rx_flow_control(exchange.wsi, 1)
+        lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
+    }
+
+    /// Answers a refused request or upgrade at once, with `Connection: close`; the
+    /// caller then returns -1 so lws closes the connection once the answer is out.
+    private func refuse(_ wsi: OpaquePointer, _ refusal: RequestRefusal, peer: String, what: String) {
+        logRefusal(refusal, peer: peer, what: what)
+        _ = write(refusal.response, to: wsi, closing: true, omittingBody: false)
+    }
+
+    /// Writes status line, headers and (unless `omittingBody`) body; false when lws refused.
+    private func write(_ response: HTTPResponse, to wsi: OpaquePointer, closing: Bool, omittingBody: Bool) -> Bool {
+        guard HTTPHeaderWriter.write(response, to: wsi, closing: closing) else { return false }
+        guard !omittingBody, !response.body.isEmpty else { return true }
+        return writer.write(raw: response.body, to: wsi, as: LWS_WRITE_HTTP_FINAL)
+    }
+
+    /// Logs a refused request and counts it by reason.
+    private func logRefusal(_ refusal: RequestRefusal, peer: String, what: String) {
+        logger.refused(
+            what,
+            [
+                "peer": peer, "status": refusal.status, "reason": refusal.reason.rawValue,
+                "message": refusal.message,
+            ])
+        configuration.observer?.requestRefused(reason: refusal.reason.rawValue)
     }
 
     private func takeID() -> ConnectionID {

@@ -2,7 +2,9 @@
 public struct SlowConsumerPolicy: Sendable, Equatable {
     /// What happens to data frames once `maxQueuedBytes` is reached.
     public enum Action: String, Sendable, CaseIterable {
-        /// A newer data frame replaces the queued older one with the same key.
+        /// A newer data frame replaces the queued older one with the same key; when the
+        /// distinct keys alone fill the limit, the oldest queued data frames are dropped.
+        /// The connection stays open.
         case conflate
         /// The connection is closed with 4008.
         case disconnect
@@ -10,9 +12,10 @@ public struct SlowConsumerPolicy: Sendable, Equatable {
 
     /// The action taken past the limit.
     public var action: Action
-    /// Bytes of payload a connection may have queued before the action applies. Past
-    /// twice this, even control frames count as a slow consumer and the connection
-    /// closes with 4008 whatever the action, so memory per connection stays bounded.
+    /// Bytes of payload a connection may have queued before the action applies; under
+    /// `conflate`, data frames never hold more. Control frames (replies, errors) may use
+    /// as much again; past twice this the peer has stopped reading even those, and the
+    /// connection closes with 4008 whatever the action, so memory per connection stays bounded.
     public var maxQueuedBytes: Int
 
     /// A policy taking `action` past `maxQueuedBytes`.

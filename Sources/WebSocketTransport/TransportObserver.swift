@@ -6,4 +6,7 @@ public protocol TransportObserver: Sendable {
     /// WebSocket connection `id` from `remoteAddress` ended with `code`: the close code
     /// this side sent, else the peer's, else 1006 (no close frame).
     func connectionClosed(id: ConnectionID, remoteAddress: String, code: UInt16)
+    /// The transport refused an HTTP request or upgrade before the application saw it
+    /// (`RequestRefusal.Reason`'s raw value); the refusal is already logged.
+    func requestRefused(reason: String)
 }

@@ -39,14 +39,58 @@ enum WSIHeaders {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The URI tokens lws fills, one per method.
+    private static let methods: [(lws_token_indexes, String)] = [
+        (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_HEAD_URI, "HEAD"),
+        (WSI_TOKEN_PUT_URI, "PUT"), (WSI_TOKEN_DELETE_URI, "DELETE"), (WSI_TOKEN_PATCH_URI, "PATCH"),
+        (WSI_TOKEN_OPTIONS_URI, "OPTIONS"),
+    ]
+
     /// The request method, from which URI token lws filled.
     static func method(_ wsi: OpaquePointer) -> String {
-        let methods: [(lws_token_indexes, String)] = [
-            (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_HEAD_URI, "HEAD"),
-            (WSI_TOKEN_PUT_URI, "PUT"), (WSI_TOKEN_DELETE_URI, "DELETE"), (WSI_TOKEN_PATCH_URI, "PATCH"),
-            (WSI_TOKEN_OPTIONS_URI, "OPTIONS"),
-        ]
-        return methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1 ?? "UNKNOWN"
+        methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1 ?? "UNKNOWN"
+    }
+
+    /// Every occurrence of header `token`, one entry per header line.
+    static func occurrences(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> [String] {
+        var values: [String] = []
+        var index: Int32 = 0
+        while true {
+            var buffer = [CChar](repeating: 0, count: Int(lws_hdr_fragment_length(wsi, token, index)) + 1)
+            guard lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, index) >= 0 else { return values }
+            values.append(text(buffer))
+            index += 1
+        }
+    }
+
+    /// The headers `RequestFraming` and `HandshakeCheck` judge.
+    private static let checkedHeaders: [(lws_token_indexes, String)] = [
+        (WSI_TOKEN_HOST, "host"), (WSI_TOKEN_HTTP_CONTENT_LENGTH, "content-length"),
+        (WSI_TOKEN_HTTP_TRANSFER_ENCODING, "transfer-encoding"), (WSI_TOKEN_CONNECTION, "connection"),
+        (WSI_TOKEN_UPGRADE, "upgrade"), (WSI_TOKEN_VERSION, "sec-websocket-version"),
+        (WSI_TOKEN_KEY, "sec-websocket-key"), (WSI_TOKEN_PROTOCOL, "sec-websocket-protocol"),
+    ]
+
+    /// The request head as `RequestFraming` sees it. A header lws cut at `tokenLimit`
+    /// is listed as truncated (`uri` for the target).
+    static func requestHead(_ wsi: OpaquePointer, tokenLimit: Int) -> RequestHead {
+        let method = methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }
+        var headers: [String: [String]] = [:]
+        for (token, name) in checkedHeaders {
+            let values = occurrences(wsi, token)
+            if !values.isEmpty { headers[name] = values }
+        }
+        var truncated: [String] = []
+        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
+            let token = lws_token_indexes(rawValue: raw)
+            guard occurrences(wsi, token).contains(where: { $0.utf8.count >= tokenLimit }) else { continue }
+            let isURI = methods.contains { $0.0 == token } || token == WSI_TOKEN_HTTP_URI_ARGS
+            let name = lws_token_to_string(token).map { String(cString: $0).filter { $0 != ":" } } ?? "?"
+            truncated.append(isURI ? "uri" : name)
+        }
+        return RequestHead(
+            method: method?.1 ?? "UNKNOWN", target: method.flatMap { value(wsi, $0.0) } ?? "",
+            version: value(wsi, WSI_TOKEN_HTTP), headers: headers, truncated: truncated)
     }
 
     /// The upgrade request as the application sees it.

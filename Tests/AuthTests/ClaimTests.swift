@@ -32,6 +32,21 @@ import Testing
         #expect(TestSecrets.refusal(try TestSecrets.hs256Verifier(), token) == .invalidClaim)
     }
 
+    @Test(arguments: ["devices", "publish"])
+    func patternListsAreBounded(claim: String) throws {
+        let verifier = try TestSecrets.hs256Verifier()
+        func token(_ patterns: [String]) throws -> String {
+            let list = patterns.map { "\"\($0)\"" }.joined(separator: ",")
+            return try TokenFactory.hs256(#"{"sub":"c","exp":\#(exp),"\#(claim)":[\#(list)]}"#)
+        }
+        let prefixes = (0..<PatternSet.maxPatterns).map { "v\($0)*" }
+        let general = (0..<PatternSet.maxGeneral).map { "*-\($0)" }
+        #expect(TestSecrets.refusal(verifier, try token(prefixes)) == nil)
+        #expect(TestSecrets.refusal(verifier, try token(prefixes + ["x"])) == .invalidClaim)
+        #expect(TestSecrets.refusal(verifier, try token(general + ["a"])) == nil)
+        #expect(TestSecrets.refusal(verifier, try token(general + ["a*b"])) == .invalidClaim)
+    }
+
     @Test func nullListsAllowNothing() throws {
         let token = try TokenFactory.hs256(#"{"sub":"c","exp":\#(exp),"devices":null,"publish":null,"areas":null}"#)
         let claims = try TestSecrets.hs256Verifier().verify(token: token, now: TestSecrets.nowDate)

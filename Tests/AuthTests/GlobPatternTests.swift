@@ -67,8 +67,8 @@ import Testing
     @Test func agreesWithAReferenceMatcher() {
         var generator = SplitMix(seed: 42)
         for _ in 0..<5000 {
-            let pattern = randomText(using: &generator, alphabet: ["a", "b", "*"], maximumLength: 8)
-            let text = randomText(using: &generator, alphabet: ["a", "b", "*"], maximumLength: 10)
+            let pattern = generator.text(alphabet: ["a", "b", "*"], maximumLength: 8)
+            let text = generator.text(alphabet: ["a", "b", "*"], maximumLength: 10)
             #expect(GlobPattern(pattern).matches(text) == reference(Array(pattern), Array(text)), "\(pattern) \(text)")
         }
     }
@@ -89,12 +89,6 @@ import Testing
             #expect(GlobPattern(String(repeating: "a*", count: 1000)).matches(text))
         }
         #expect(elapsed < .seconds(5), "took \(elapsed)")
-    }
-
-    /// A random string of up to `maximumLength` characters from `alphabet`.
-    private func randomText(using generator: inout SplitMix, alphabet: [Character], maximumLength: Int) -> String {
-        let length = Int.random(in: 0...maximumLength, using: &generator)
-        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 
     /// The textbook dynamic-programming wildcard matcher, for comparison.

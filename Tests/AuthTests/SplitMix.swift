@@ -17,3 +17,11 @@ struct SplitMix: RandomNumberGenerator {
         return mixed ^ (mixed >> 31)
     }
 }
+
+extension SplitMix {
+    /// A random string of up to `maximumLength` characters from `alphabet`.
+    mutating func text(alphabet: [Character], maximumLength: Int) -> String {
+        let length = Int.random(in: 0...maximumLength, using: &self)
+        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &self)] })
+    }
+}

@@ -56,6 +56,7 @@ extension EndToEnd {
         func corpusOverTheWire() async throws {
             #expect(Self.corpus.count >= 40)
             let server = try await ServerHarness(["--error-budget", "1000"])
+            let bystander = try await Bystander(server)
             let client = try await WebSocketClient.start()
             let attacker = try await StreamTestClient(client, url: server.url("/v1/stream"))
             for (frame, code) in Self.corpus {
@@ -68,7 +69,11 @@ extension EndToEnd {
             if case .error(let error)? = await attacker.next() { #expect(error.code == .badRequest) }
             attacker.send(.ping(t: .integer(9)))
             #expect(await attacker.next() == .pong(t: .integer(9)))
-            #expect(try RawHTTPResponse.fetch(port: server.port, path: "/healthz").status == 200)
+            #expect(await server.logLine(containing: "request refused") != nil, "refusals are logged at info")
+            let refusedLines = server.log.split(separator: "\n").filter { $0.contains("request refused") }.count
+            #expect(refusedLines <= 2 * 20, "a burst of bad frames costs the log at most 20 lines a second")
+            await bystander.expectUnharmed()
+            await bystander.stop()
             await client.shutdown()
         }
 

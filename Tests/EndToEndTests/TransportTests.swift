@@ -103,18 +103,23 @@ extension EndToEnd {
             await client.shutdown()
         }
 
-        @Test("SIGTERM closes every client with 1001 and the process exits 0")
-        func gracefulShutdown() async throws {
+        @Test(
+            "SIGTERM, SIGINT and SIGHUP close every client with 1001 and the process exits 0",
+            arguments: [
+                (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"),
+            ])
+        func gracefulShutdown(signal: Int32, name: String) async throws {
             let server = try await ServerHarness(["--enable-echo"])
             let client = try await WebSocketClient.start()
             var connections: [WebSocketConnection] = []
             for _ in 0..<20 { connections.append(try await client.connect(to: server.url("/v1/echo"))) }
-            #expect(await server.stop(signal: SIGTERM) == 0)
+            #expect(await server.stop(signal: signal) == 0)
             for connection in connections {
                 for await _ in connection.messages {}
                 #expect(connection.peerClose?.code == 1001)
             }
-            #expect(await server.logLine(containing: "shutting down") != nil)
+            #expect(await server.logLine(containing: "shutting down")?.contains(name) == true)
+            #expect(await server.logLine(containing: "stopped") != nil)
             await client.shutdown()
         }
 

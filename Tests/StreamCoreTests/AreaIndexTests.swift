@@ -1,3 +1,5 @@
+import Auth
+import Foundation
 import LocstreamProtocol
 import Testing
 
@@ -37,14 +39,42 @@ struct AreaIndexTests {
                 LocationStream(), area: try GeoArea(.bbox(minLon: lon, minLat: 0, maxLon: lon + 0.2, maxLat: 0.2)))
         }
         let big = LocationStream()
-        let (id, firstCells) = index.insert(
-            big, area: try GeoArea(.bbox(minLon: 10, minLat: 10, maxLon: 11, maxLat: 11)))
+        var firstCells: [Int] = []
+        let id = index.insert(
+            big, area: try GeoArea(.bbox(minLon: 10, minLat: 10, maxLon: 11, maxLat: 11))
+        ) { firstCells.append($0) }
         #expect(firstCells.count == 121 && firstCells.allSatisfy(index.isWatched))
         let moves = index.matches(old: location(10.05, 10.05), new: location(10.95, 10.95))
         #expect(moves.count == 1 && moves.first?.0 === big)
-        #expect(Set(index.remove(id)) == Set(firstCells), "the cells it alone covered are released")
+        var lastCells: [Int] = []
+        index.remove(id) { lastCells.append($0) }
+        #expect(Set(lastCells) == Set(firstCells), "the cells it alone covered are released")
         #expect(!firstCells.contains(where: index.isWatched))
         #expect(index.matches(old: location(10.05, 10.05), new: location(10.95, 10.95)).isEmpty)
         #expect(index.count == 1000)
+    }
+
+    @Test("an area's rights hide a device entirely, locations and leaves, and can be narrowed later")
+    func rights() throws {
+        var index = AreaIndex(grid: GeoGrid(cellDegrees: 0.1))
+        let claims = Claims(subject: "t", expiresAt: .distantFuture, devicePatterns: ["veh-*"], areas: true)
+        let id = index.insert(
+            LocationStream(), area: try GeoArea(.bbox(minLon: 13, minLat: 52, maxLon: 14, maxLat: 53)),
+            rights: DeviceRights(claims))
+        func kinds(_ device: String, from old: (Double, Double)?, to new: (Double, Double)) -> [Publication.Kind] {
+            let old = old.map { Location(device: device, lat: $0.0, lon: $0.1, ts: 0) }
+            return index.matches(old: old, new: Location(device: device, lat: new.0, lon: new.1, ts: 0)).map(\.1)
+        }
+        #expect(kinds("veh-1", from: nil, to: (52.5, 13.5)) == [.location])
+        #expect(kinds("secret-9", from: nil, to: (52.5, 13.5)).isEmpty)
+        #expect(kinds("secret-9", from: (52.5, 13.5), to: (40, 2)).isEmpty, "no leave either")
+        #expect(kinds("veh-1", from: (52.5, 13.5), to: (40, 2)) == [.leave])
+        index.restrict(id, to: DeviceRights(Claims(subject: "t", expiresAt: .distantFuture, devicePatterns: ["veh-2"])))
+        #expect(
+            kinds("veh-1", from: nil, to: (52.5, 13.5)).isEmpty
+                && kinds("veh-2", from: nil, to: (52.5, 13.5)) == [.location])
+        #expect(
+            DeviceRights(Claims(subject: "t", expiresAt: .distantFuture, devicePatterns: ["x", "*"])).allows("any"))
+        #expect(DeviceRights.everyDevice.allows("any") && !DeviceRights(claims).allows("veh"))
     }
 }

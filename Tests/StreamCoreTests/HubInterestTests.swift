@@ -21,7 +21,7 @@ struct HubInterestTests {
 
         noted.withLock { $0.removeAll() }
         let area = hub.register(
-            two, for: .area(try GeoArea(.bbox(minLon: 10.5, minLat: 20.5, maxLon: 11.5, maxLat: 20.9))))
+            two, for: .area(try GeoArea(.bbox(minLon: 10.5, minLat: 20.5, maxLon: 11.5, maxLat: 20.9)), .everyDevice))
         let cells = noted.withLock { $0 }
         #expect(cells.count == 2 && cells.allSatisfy(hub.isWatched))
         #expect(Set(hub.watchedSubjects) == Set(cells + [.device("veh-1")]))
@@ -35,7 +35,8 @@ struct HubInterestTests {
         let byDevice = LocationStream()
         let byArea = LocationStream()
         hub.register(byDevice, for: ["veh-1"])
-        _ = hub.register(byArea, for: .area(try GeoArea(.bbox(minLon: 0, minLat: 0, maxLon: 2, maxLat: 2))))
+        _ = hub.register(
+            byArea, for: .area(try GeoArea(.bbox(minLon: 0, minLat: 0, maxLon: 2, maxLat: 2)), .everyDevice))
         for (seq, audience) in [(1, Audience.deviceWatchers), (2, .areaWatchers), (3, .everyone)] {
             hub.deliver(
                 EncodedLocation(Location(device: "veh-1", lat: 1, lon: 1, ts: 0, seq: UInt64(seq))), to: audience)

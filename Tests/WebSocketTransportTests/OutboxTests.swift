@@ -75,7 +75,7 @@ struct SlowConsumerOutboxTests {
             for device in ["a", "b", "c"] { effects.append(try outbox.append(location(device, seq), generation: 0)) }
         }
         try outbox.append(OutboundFrame(text: "pong"), generation: nil)
-        #expect(effects.contains(.conflated))
+        #expect(effects.contains(.conflated(dropped: 1)))
         #expect(outbox.queuedBytes <= 1000 + 3 * 100 + 4)
         let texts = outbox.takeBatch(byteBudget: 1 << 20).map { String(decoding: $0.body, as: UTF8.self) }
         #expect(texts.last == "pong", "control frames are never dropped")
@@ -85,6 +85,24 @@ struct SlowConsumerOutboxTests {
             }
             #expect(seqs == seqs.sorted(), "order per device")
             #expect(seqs.last == 29, "the newest position of every device is kept")
+        }
+    }
+
+    @Test("more distinct keys than the limit holds: the oldest are dropped and counted, the connection stays open")
+    func distinctKeysStayBounded() throws {
+        var outbox = Outbox(policy: SlowConsumerPolicy(action: .conflate, maxQueuedBytes: 4000))
+        var dropped = 0
+        for seq in 0..<20_000 {
+            if case .conflated(let count) = try outbox.append(location("d\(seq)", seq), generation: 0) {
+                dropped += count
+            }
+            #expect(outbox.queuedBytes <= 4000)
+        }
+        #expect(dropped == 20_000 - 40, "each drop is counted")
+        #expect(outbox.slotsHeld < 200, "40 live frames and at most as many holes (plus a small margin)")
+        for _ in 0..<40 { try outbox.append(OutboundFrame(text: String(repeating: "e", count: 99)), generation: nil) }
+        #expect(throws: SendRefusal.self, "control frames past twice the limit: the peer reads nothing") {
+            try outbox.append(OutboundFrame(text: String(repeating: "e", count: 99)), generation: nil)
         }
     }
 

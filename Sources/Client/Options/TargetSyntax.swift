@@ -44,8 +44,8 @@ enum TargetSyntax {
             throw Failure(reason: "\(usage); latitudes must be between -90 and 90")
         }
         guard corners[1] < corners[3] else { throw Failure(reason: "\(usage); minLat must be less than maxLat") }
-        guard corners[0] != corners[2] else {
-            throw Failure(reason: "\(usage); minLon and maxLon must differ (minLon > maxLon wraps the antimeridian)")
+        guard Area.eastwardSpan(from: corners[0], to: corners[2]) > 0 else {
+            throw Failure(reason: "\(usage); \(Area.noWidthReason)")
         }
         return .bbox(minLon: corners[0], minLat: corners[1], maxLon: corners[2], maxLat: corners[3])
     }

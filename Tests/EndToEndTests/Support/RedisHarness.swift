@@ -5,7 +5,8 @@ import Testing
 /// an append-only file only when asked (so a restart keeps the data).
 ///
 /// `kill` stops it with SIGKILL, as a crash would; `restart` starts it again on the same
-/// port, with the same directory. `cli` runs `redis-cli` against it.
+/// port, with the same directory; `keepData` and `restartFromKeptData` make it come back
+/// without its latest writes. `cli` runs `redis-cli` against it.
 final class RedisHarness {
     let port: Int
     private let directory: URL
@@ -56,6 +57,23 @@ final class RedisHarness {
     /// Starts Redis again on the same port and directory.
     func restart() async throws {
         kill()
+        try await start()
+    }
+
+    /// Copies the append-only files as they are now (Redis must be `persistent`).
+    func keepData() throws {
+        let kept = directory.appendingPathComponent("kept")
+        try? FileManager.default.removeItem(at: kept)
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("appendonlydir"), to: kept)
+    }
+
+    /// Kills Redis and starts it again from the files `keepData` copied: a restart that
+    /// lost every write since, as one from an append-only file that was not yet synced.
+    func restartFromKeptData() async throws {
+        kill()
+        let files = directory.appendingPathComponent("appendonlydir")
+        try FileManager.default.removeItem(at: files)
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("kept"), to: files)
         try await start()
     }
 
