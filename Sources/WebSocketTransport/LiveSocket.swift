@@ -107,11 +107,12 @@ final class LiveSocket {
 
     /// The peer sent a close frame: records its code and reason and returns true when
     /// lws may echo it. A malformed one (one byte, or a code no peer may send) gets
-    /// 1002 instead, and false, so the caller fails the connection.
+    /// 1002 instead, a reason that is not UTF-8 1007, and false, so the caller fails the
+    /// connection.
     func peerClosed(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Bool {
         let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        guard PeerCloseCheck.isValid(payload) else {
-            setCloseReason(CloseRequest(code: 1002, reason: "invalid close frame"))
+        if let failure = PeerCloseCheck.failure(of: payload) {
+            setCloseReason(failure)
             return false
         }
         guard payload.count >= 2 else { return true }

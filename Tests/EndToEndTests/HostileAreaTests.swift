@@ -79,7 +79,9 @@ extension EndToEnd {
                 if case .loc(_, let location)? = await viewers[0].next() {
                     #expect(location.device == "pole-\(round)", "a device near the pole reaches the disc around it")
                 }
-                #expect(try Bystander.rssKiB(server.pid) - baseline < 40 * 1024, "24 polar areas cost little (KiB)")
+                #expect(
+                    try Bystander.rssKiB(server.pid) - baseline < SanitizerScale.memoryKiB(40 * 1024),
+                    "24 polar areas cost little (KiB)")
                 for viewer in viewers { viewer.connection.close(code: 1000) }
                 let deadline = ContinuousClock.now + .seconds(10)
                 while try server.metrics()["locstream_hub_entries"] != 1, ContinuousClock.now < deadline {
@@ -200,7 +202,9 @@ extension EndToEnd {
                     #expect(await publisher.next(within: .seconds(20)) == .published(count: 1000))
                 }
             }
-            #expect(try Bystander.rssKiB(server.pid) - rssBefore < 64 * 1024, "server memory stays bounded (KiB)")
+            #expect(
+                try Bystander.rssKiB(server.pid) - rssBefore < SanitizerScale.memoryKiB(64 * 1024),
+                "server memory stays bounded (KiB)")
             var last: Location?
             var frames = 0
             while case .loc(_, let location)? = await stalled.next(within: .seconds(2)) {

@@ -63,7 +63,7 @@ extension EndToEnd {
             await bystander.stop()
         }
 
-        @Test("a close frame of one byte or with a code no peer may send gets close 1002")
+        @Test("a close frame of one byte or with a code no peer may send gets 1002; a reason not UTF-8 fails it")
         func closeFrames() async throws {
             let server = try await ServerHarness()
             let bystander = try await Bystander(server)
@@ -75,7 +75,15 @@ extension EndToEnd {
                 try socket.send(opcode: 0x8, payload: payload)
                 #expect(socket.readUntilClose()?.closeCode == 1002, "\(payload)")
             }
-            for code: UInt16 in [1000, 1001, 3000, 4999] {
+            for reason: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80]] {
+                let socket = try RawWebSocket(port: server.port, path: "/v1/stream")
+                try socket.send(opcode: 0x8, payload: [0x03, 0xE8] + reason)
+                let code = socket.readUntilClose()?.closeCode
+                #expect(
+                    code == 1007 || code == nil,
+                    "reason \(reason) fails the connection, got \(String(describing: code))")
+            }
+            for code: UInt16 in [1000, 1001, 1011, 3000, 4999] {
                 let socket = try RawWebSocket(port: server.port, path: "/v1/stream")
                 try socket.send(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye".utf8))
                 #expect(socket.readUntilClose()?.closeCode == code, "\(code) is echoed")

@@ -34,7 +34,7 @@ extension EndToEnd {
             healthy.send(subscribe("ok", devices, snapshot: false))
             #expect(await healthy.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
             let publisher = try await StreamTestClient(client, url: url)
-            let rssBefore = try processRSS(server.pid)
+            let rssBefore = try Bystander.rssKiB(server.pid)
 
             let rounds = 1500
             var seen = 0
@@ -49,7 +49,9 @@ extension EndToEnd {
             let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
             #expect(
                 !metrics.contains(#"frames_dropped_total{reason="conflated"} 0"#), "the stalled viewer was conflated")
-            #expect(try processRSS(server.pid) - rssBefore < 64 * 1024, "server memory stays bounded (KiB)")
+            #expect(
+                try Bystander.rssKiB(server.pid) - rssBefore < SanitizerScale.memoryKiB(64 * 1024),
+                "server memory stays bounded (KiB)")
 
             var newest: [String: UInt64] = [:]
             var previous: [String: UInt64] = [:]
@@ -83,10 +85,5 @@ extension EndToEnd {
             await client.shutdown()
         }
 
-        private func processRSS(_ pid: Int32) throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
     }
 }

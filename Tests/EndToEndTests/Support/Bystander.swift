@@ -78,7 +78,7 @@ final class Bystander {
 
     /// Records an issue unless the bystander is still served: at least `minFrames` new
     /// frames within `window`, none out of order, `/healthz` 200, and RSS grown by at
-    /// most `maxRSSGrowthKiB` since it started.
+    /// most `maxRSSGrowthKiB` (scaled under TSan, see `SanitizerScale`) since it started.
     func expectUnharmed(
         minFrames: Int = 5, within window: Duration = .seconds(5), maxRSSGrowthKiB: Int = 100 * 1024,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -95,7 +95,8 @@ final class Bystander {
         #expect(health == 200, "/healthz answers", sourceLocation: sourceLocation)
         if let rss = try? Self.rssKiB(server.pid) {
             #expect(
-                rss - baselineRSSKiB <= maxRSSGrowthKiB, "server RSS grew \(rss - baselineRSSKiB) KiB",
+                rss - baselineRSSKiB <= SanitizerScale.memoryKiB(maxRSSGrowthKiB),
+                "server RSS grew \(rss - baselineRSSKiB) KiB",
                 sourceLocation: sourceLocation)
         }
     }
