@@ -94,6 +94,8 @@ final class ServerLoop: ServiceLoop {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceMailbox()
+        case LWS_CALLBACK_RAW_ADOPT:
+            return refuseTunnel(wsi)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi, upgrade: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_ESTABLISHED:
@@ -153,7 +155,13 @@ final class ServerLoop: ServiceLoop {
     /// transport's limits, then the application. A refusal is answered here, with a
     /// status and a reason, and the connection closed (-1).
     private func confirmUpgrade(_ wsi: OpaquePointer, upgrade: String?) -> Int32 {
-        guard upgrade?.lowercased() == "websocket" else { return 0 }
+        guard upgrade?.lowercased() == "websocket" else {
+            // lws asks only for `websocket` and `h2c`, and would switch to HTTP/2.
+            let refusal = RequestRefusal(
+                400, .handshake, "only WebSocket upgrades are served; send the request without Upgrade")
+            refuse(wsi, refusal, peer: WSIHeaders.peer(wsi), what: "upgrade refused")
+            return -1
+        }
         let head = WSIHeaders.requestHead(wsi, tokenLimit: Self.tokenLimit)
         let request = WSIHeaders.upgradeRequest(wsi)
         let refusal =
@@ -304,6 +312,14 @@ final class ServerLoop: ServiceLoop {
     private func refuse(_ wsi: OpaquePointer, _ refusal: RequestRefusal, peer: String, what: String) {
         logRefusal(refusal, peer: peer, what: what)
         _ = write(refusal.response, to: wsi, closing: true, omittingBody: false)
+    }
+
+    /// A `CONNECT` request, which lws has made a raw socket (no raw fallback is
+    /// configured, so nothing else becomes one): answers 405 and closes.
+    private func refuseTunnel(_ wsi: OpaquePointer) -> Int32 {
+        logRefusal(TunnelRefusal.refusal, peer: WSIHeaders.peer(wsi), what: "http request refused")
+        _ = writer.write(raw: TunnelRefusal.bytes, to: wsi, as: LWS_WRITE_HTTP)  // LWS_WRITE_RAW, a C macro Swift does not import
+        return -1
     }
 
     /// Writes status line, headers and (unless `omittingBody`) body; false when lws refused.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension EndToEnd {
-    /// Hostile HTTP framing (issue 13, items 1, 14, 15, 19 and 24): each request is
+    /// Hostile HTTP framing (issue 13, items 1, 14, 15, 19 and 24, and tunnels): each request is
     /// answered once, in order, with a status, and the node stays healthy beside it.
     @Suite("hostile HTTP requests")
     struct HostileHTTPTests {
@@ -134,6 +134,29 @@ extension EndToEnd {
             for (request, status) in cases {
                 #expect(statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(60))")
             }
+            await bystander.expectUnharmed()
+            await bystander.stop()
+        }
+
+        @Test("CONNECT and an h2c upgrade are refused with a status, never held as a tunnel or HTTP/2")
+        func tunnelsAndOtherProtocols() async throws {
+            let server = try await ServerHarness()
+            let bystander = try await Bystander(server)
+            let cases: [(String, Int)] = [
+                ("CONNECT 127.0.0.1:443 HTTP/1.1\r\n\(Self.host)\r\n", 405),
+                (
+                    "GET /healthz HTTP/1.1\r\n\(Self.host)Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                        + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n", 400
+                ),
+            ]
+            for _ in 0..<10 {
+                for (request, status) in cases {
+                    let start = ContinuousClock.now
+                    #expect(statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(40))")
+                    #expect(ContinuousClock.now - start < .seconds(3), "answered and closed, not held")
+                }
+            }
+            #expect(try server.metrics()[#"locstream_http_rejected_total{reason="method"}"#] == 10)
             await bystander.expectUnharmed()
             await bystander.stop()
         }

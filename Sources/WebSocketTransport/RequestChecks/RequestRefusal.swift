@@ -13,6 +13,7 @@ public struct RequestRefusal: Error, Sendable, Equatable {
         case headerTooLong = "header_too_long"
         case handshake
         case pipelining
+        case method
     }
 
     public var status: Int
