@@ -47,9 +47,9 @@ final class RecordingSink: FrameSink {
         state.withLock { $0.frames }.compactMap { try? ServerMessage.decode($0.bytes) }
     }
 
-    /// Waits (up to 5 s) until `condition` holds for the frames; returns whether it did.
-    func wait(until condition: ([ServerMessage]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
+    /// Waits (up to `timeout`) until `condition` holds for the frames; returns whether it did.
+    func wait(within timeout: Duration = .seconds(5), until condition: ([ServerMessage]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(messages) { return true }
             try? await Task.sleep(for: .milliseconds(5))
