@@ -1,15 +1,27 @@
 import LocstreamProtocol
 
 /// The one way locations enter the system, from a WebSocket `publish` or from
-/// `POST /v1/locations`: validated already by the codec, published all or nothing.
+/// `POST /v1/locations`: validated already by the codec, admitted by the publish rate
+/// of its identity, published all or nothing.
 public struct Ingest: Sendable {
     let broker: any Broker
     let metrics: StreamMetrics
+    /// The publish rate limit, one per identity, shared by both paths.
+    public let rateLimiter: PublishRateLimiter
 
-    /// Publishing through `broker`, counting in `metrics`.
-    public init(broker: any Broker, metrics: StreamMetrics) {
+    /// Publishing through `broker` at most as fast as `rateLimiter` allows, counting in `metrics`.
+    public init(broker: any Broker, metrics: StreamMetrics, rateLimiter: PublishRateLimiter) {
         self.broker = broker
         self.metrics = metrics
+        self.rateLimiter = rateLimiter
+    }
+
+    /// Takes `count` locations from `identity`'s publish budget; nil when allowed, else
+    /// the refusal (counted in `publish_refused_total`).
+    public func admit(_ count: Int, from identity: PublishIdentity) -> PublishRefusal? {
+        guard let refusal = rateLimiter.take(count, for: identity) else { return nil }
+        metrics.publishRefused[refusal.reason.rawValue]?.increment()
+        return refusal
     }
 
     /// Publishes `locations`; returns them as stored, with their seqs.

@@ -9,13 +9,18 @@ struct LocationRoutes {
     let environment: StreamSession.Environment
 
     /// `POST /v1/locations`: a JSON array published all or nothing. With auth on, the
-    /// bearer token must allow publishing for every device.
+    /// bearer token must allow publishing for every device. The publish rate of the
+    /// identity (shared with its WebSocket publishes) applies: past it, 429 with `Retry-After`.
     func publish(_ request: HTTPRequest) async -> HTTPResponse {
         do throws(ProtocolError) {
             let claims = try authorize(request)
             let locations = try LocationBatch.decode(request.body)
             if let claims, let denied = locations.firstIndex(where: { !claims.mayPublish(device: $0.device) }) {
                 throw ProtocolError(.forbidden, "[\(denied)].device: your token does not allow publishing for it")
+            }
+            let identity = PublishIdentity(subject: claims?.subject, peer: request.remoteAddress)
+            if let refusal = environment.ingest.admit(locations.count, from: identity) {
+                return tooManyRequests(refusal, identity: identity)
             }
             let stored = try await environment.ingest.publish(locations)
             return .json(202, "{\"accepted\":\(stored.count)}")
@@ -64,6 +69,19 @@ struct LocationRoutes {
         }
     }
 
+    /// 429 with `Retry-After`, counted and logged (throttled) like any refusal.
+    private func tooManyRequests(_ refusal: PublishRefusal, identity: PublishIdentity) -> HTTPResponse {
+        environment.logger.refused(
+            "publish refused",
+            [
+                "identity": identity, "reason": refusal.reason.rawValue, "status": 429,
+                "retry_after": refusal.retryAfterSeconds,
+            ])
+        var response = failure(refusal.error)
+        response.headers.append(("retry-after", "\(refusal.retryAfterSeconds)"))
+        return response
+    }
+
     private func failure(_ error: ProtocolError) -> HTTPResponse {
         environment.metrics.count(error.code)
         let status =
@@ -71,6 +89,7 @@ struct LocationRoutes {
             case .internal: 503
             case .unauthorized: 401
             case .forbidden: 403
+            case .rateLimited: 429
             default: 400
             }
         return .json(status, #"{"code":\#(quoted(error.code.rawValue)),"message":\#(quoted(error.message))}"#)

@@ -44,8 +44,12 @@ enum ServerOptionSpecs {
         .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
         .value(
             "max-area-km2", "KM2", default: "250000", help: "Largest area of one area subscribe; more is bad_request."),
-        .value("publish-rate", "PER_SECOND", default: "1000", help: "Locations one connection may publish per second."),
-        .value("publish-burst", "N", default: "2000", help: "Locations one connection may publish in a burst."),
+        .value(
+            "publish-rate", "PER_SECOND", default: "1000",
+            help:
+                "Locations one identity (token sub, or address without auth) may publish per second, WebSocket and HTTP together; past it rate_limited or 429."
+        ),
+        .value("publish-burst", "N", default: "2000", help: "Locations one identity may publish in a burst."),
         .value(
             "error-budget", "N", default: "20",
             help: "Bad requests a connection may send in a burst (refilling 1/s) before it is closed with 1008."),

@@ -37,22 +37,6 @@ extension EndToEnd {
             #expect(try RawWebSocket(port: server.port, path: "/v1/stream").handshake.contains(" 101 "))
         }
 
-        @Test("publishing past the rate gets rate_limited; another publisher is unaffected")
-        func publishRate() async throws {
-            let server = try await ServerHarness(["--publish-rate", "10", "--publish-burst", "20"])
-            let client = try await WebSocketClient.start()
-            let greedy = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            greedy.send(.publish((0..<20).map { testLocation("g-\($0)") }, ack: true))
-            #expect(await greedy.next() == .published(count: 20))
-            greedy.send(.publish((0..<5).map { testLocation("g-\($0)") }, ack: true))
-            let error = await greedy.nextError()
-            #expect(error?.code == .rateLimited && error?.failedOp == "publish")
-            let polite = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            polite.send(.publish([testLocation("p-1")], ack: true))
-            #expect(await polite.next() == .published(count: 1))
-            await client.shutdown()
-        }
-
         @Test("a client that keeps sending garbage is closed with 1008; others carry on")
         func errorBudget() async throws {
             let server = try await ServerHarness(["--error-budget", "5"])
