@@ -40,7 +40,11 @@ enum ServerOptionSpecs {
             "idle-timeout", "SECONDS", default: "60", help: "Close a peer silent this long; pings go out at half of it."
         ),
         .value("max-connections", "N", default: "10000", help: "WebSocket connections at once; past it, HTTP 503."),
-        .value("max-connections-per-ip", "N", default: "10000", help: "WebSocket connections per remote address."),
+        .value(
+            "max-connections-per-ip", "N", default: "1000",
+            help:
+                "WebSocket connections per remote address; past it, HTTP 503. Raise it behind a proxy, whose address all clients share."
+        ),
         .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
         .value(
             "max-area-km2", "KM2", default: "250000", help: "Largest area of one area subscribe; more is bad_request."),

@@ -25,6 +25,20 @@ extension EndToEnd {
             #expect(try RawWebSocket(port: perAddress.port, path: "/v1/stream").handshake.contains(" 503 "))
         }
 
+        @Test("by default one address holds at most 1000 connections; another address still gets in")
+        func defaultPerAddressLimit() async throws {
+            let server = try await ServerHarness()
+            let held = try (0..<1000).map { _ in
+                try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.4")
+            }
+            #expect(held.allSatisfy { $0.handshake.contains(" 101 ") })
+            let refused = try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.4")
+            #expect(refused.handshake.contains(" 503 "))
+            #expect(
+                try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.5").handshake.contains(" 101 ")
+            )
+        }
+
         @Test("--allowed-origins refuses other origins with 403; requests without Origin pass")
         func origins() async throws {
             let server = try await ServerHarness(["--allowed-origins", "https://maps.example"])
