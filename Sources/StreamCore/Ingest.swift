@@ -24,20 +24,28 @@ public struct Ingest: Sendable {
         return refusal
     }
 
-    /// Publishes `locations`; returns them as stored, with their seqs.
-    public func publish(_ locations: [Location]) async throws(ProtocolError) -> [EncodedLocation] {
+    /// Publishes `locations`; returns them as stored, with their seqs. A publish of new
+    /// devices past `--max-devices` is refused whole (`PublishFailure.refused`).
+    public func publish(_ locations: [Location]) async throws(PublishFailure) -> [EncodedLocation] {
         do {
             let stored = try await broker.publish(locations)
             metrics.published.increment(by: stored.count)
             return stored
         } catch {
-            guard error.outcomeUnknown else {
-                throw ProtocolError(.internal, "publish failed: \(error)", failedOp: "publish")
+            if error.deviceLimit {
+                metrics.publishRefused[PublishRefusal.Reason.maxDevices.rawValue]?.increment()
+                throw .refused(PublishRefusal(reason: .maxDevices, retryAfterSeconds: nil, message: error.description))
             }
-            throw ProtocolError(
-                .internal,
-                "publish outcome unknown: \(error); it may have been stored, check with GET /v1/devices/{id}",
-                failedOp: "publish")
+            throw .failed(Self.failure(error))
         }
+    }
+
+    private static func failure(_ error: BrokerError) -> ProtocolError {
+        guard error.outcomeUnknown else {
+            return ProtocolError(.internal, "publish failed: \(error)", failedOp: "publish")
+        }
+        return ProtocolError(
+            .internal, "publish outcome unknown: \(error); it may have been stored, check with GET /v1/devices/{id}",
+            failedOp: "publish")
     }
 }

@@ -125,8 +125,7 @@ public final class StreamSession {
             try await scope.subscribe(request)
         case .publish(let locations, let ack):
             try checkPublishable(locations)
-            let count = try await environment.ingest.publish(locations).count
-            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
+            try await publish(locations, ack: ack)
         case .unsubscribe:
             try scope.unsubscribe()
         case .ping(let t):
@@ -158,6 +157,16 @@ public final class StreamSession {
         }
         let identity = PublishIdentity(subject: claims?.subject, peer: peer)
         if let refusal = environment.ingest.admit(locations.count, from: identity) { throw refusal.error }
+    }
+
+    /// Publishes through the node's ingest; `published` answers when `ack` is asked.
+    private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
+        do throws(PublishFailure) {
+            let count = try await environment.ingest.publish(locations).count
+            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
+        } catch {
+            throw error.error
+        }
     }
 
     /// Answers an `auth` op: a token for a connection that had none, or a refresh.

@@ -72,6 +72,14 @@ enum ServerOptionSpecs {
     private static let streams: [OptionSpec] = [
         .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
         .value(
+            "max-devices", "N", default: "100000",
+            help:
+                "Devices tracked at once (with redis: by the whole deployment); a publish of new ones past it gets internal (HTTP 507), known ones keep updating."
+        ),
+        .value(
+            "retention", "DURATION", default: "7d",
+            help: "Forget a device silent this long (30s, 10m, 2h, 7d); embedded broker only, Redis keeps devices."),
+        .value(
             "broker", "KIND", default: "local",
             help: "local (embedded, one node) or redis (several nodes share one stream through --redis-url)."),
         .value(

@@ -9,8 +9,12 @@ extension EndToEnd {
     struct PublishRateTests {
         /// A `POST /v1/locations` body of `count` locations.
         static func batch(_ prefix: String, count: Int) -> String {
-            "[" + (0..<count).map { #"{"device":"\#(prefix)-\#($0)","lat":1,"lon":2,"ts":3}"# }.joined(separator: ",")
-                + "]"
+            batch(devices: (0..<count).map { "\(prefix)-\($0)" })
+        }
+
+        /// A `POST /v1/locations` body of one location for each of `devices`.
+        static func batch(devices: [String]) -> String {
+            "[" + devices.map { #"{"device":"\#($0)","lat":1,"lon":2,"ts":3}"# }.joined(separator: ",") + "]"
         }
 
         static func post(_ port: Int, _ body: String, from source: String, token: String? = nil) throws
@@ -23,7 +27,12 @@ extension EndToEnd {
 
         /// Publishes `count` locations on `socket` with an ack; the reply frame's text.
         static func publish(_ socket: RawWebSocket, count: Int) throws -> String {
-            let locations = (0..<count).map { testLocation("ws-\($0)") }
+            try publish(socket, devices: (0..<count).map { "ws-\($0)" })
+        }
+
+        /// Publishes one location for each of `devices` on `socket` with an ack; the reply frame's text.
+        static func publish(_ socket: RawWebSocket, devices: [String]) throws -> String {
+            let locations = devices.map { testLocation($0) }
             try socket.send(
                 text: String(decoding: ClientMessage.publish(locations, ack: true).encoded(), as: UTF8.self))
             return String(decoding: try socket.readFrame().payload, as: UTF8.self)
