@@ -15,8 +15,9 @@ extension ParsedOptions {
     /// `30s`, `10m`, `2h` or `7d` as a duration; nil for anything else.
     static func parseDuration(_ text: String) -> Duration? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count >= 0,
-            count <= Int64.max / 86_400 / 1_000_000
+        let digits = text.dropLast()
+        guard let unit = text.last.flatMap({ units[$0] }), (1...12).contains(digits.count),
+            digits.allSatisfy({ ("0"..."9").contains($0) }), let count = Int64(digits)
         else { return nil }
         return .seconds(count * unit)
     }
