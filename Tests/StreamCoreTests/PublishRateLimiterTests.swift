@@ -45,6 +45,7 @@ struct PublishRateLimiterTests {
 
     @Test("the table is bounded: a new identity finding it full of busy ones is refused, then admitted once they idle")
     func bound() {
+        #expect(PublishRateLimiter(rate: 1, burst: 5).maxIdentities == 100_000, "the default bound")
         let limiter = PublishRateLimiter(rate: 1, burst: 5, maxIdentities: 100, now: start)
         for index in 0..<100 {
             #expect(limiter.take(5, for: .address("10.0.0.\(index)"), now: start) == nil)
