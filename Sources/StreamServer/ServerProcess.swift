@@ -35,7 +35,9 @@ struct ServerProcess {
             return 1
         }
         readiness.enter(.serving)
-        let sweeper = (broker as? LocalBroker).map { Self.sweep($0, every: settings.devices.sweepInterval) }
+        let sweeper = (broker as? LocalBroker).map {
+            Self.sweep($0, every: settings.devices.sweepInterval, logger: logger.named("broker"))
+        }
         logger.info(
             "listening",
             [
@@ -52,10 +54,16 @@ struct ServerProcess {
         return 0
     }
 
-    /// Forgets the embedded broker's silent devices every `interval`, until cancelled.
-    private static func sweep(_ broker: LocalBroker, every interval: Duration) -> Task<Void, Never> {
+    /// Forgets the embedded broker's silent devices every `interval`, until cancelled,
+    /// logging how many each sweep forgot.
+    private static func sweep(_ broker: LocalBroker, every interval: Duration, logger: Logger) -> Task<Void, Never> {
         Task {
-            while (try? await Task.sleep(for: interval)) != nil { broker.sweep() }
+            while (try? await Task.sleep(for: interval)) != nil {
+                let evicted = broker.sweep()
+                if evicted > 0 {
+                    logger.info("silent devices forgotten", ["count": evicted, "left": broker.deviceCount])
+                }
+            }
         }
     }
 

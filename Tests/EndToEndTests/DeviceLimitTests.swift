@@ -56,6 +56,7 @@ extension EndToEnd {
             #expect(
                 await RedisScaleOutTests.eventually { try server.metrics()["locstream_devices_evicted_total"] == 1 })
             #expect(try Self.seq(of: "gone", on: server) == nil)
+            #expect(await server.logLine(containing: "silent devices forgotten") != nil)
             #expect(try server.metrics()["locstream_devices"] == 0)
             #expect(try Self.post(server.port, ["gone"]).status == 202)
             #expect(try Self.seq(of: "gone", on: server) == 4)
