@@ -35,7 +35,8 @@ public final class PublishRateLimiter: Sendable {
         table = Locked(Table(lastSweep: now))
     }
 
-    /// Takes `count` locations from `identity`'s budget; nil when allowed.
+    /// Takes `count` locations from `identity`'s budget; nil when allowed. A batch larger
+    /// than the burst can never pass, and its refusal says so (with no time to retry).
     public func take(_ count: Int, for identity: PublishIdentity, now: ContinuousClock.Instant = .now)
         -> PublishRefusal?
     {
@@ -52,6 +53,11 @@ public final class PublishRateLimiter: Sendable {
             guard table.buckets[identity]?.take(Double(count), now: now) == false,
                 let bucket = table.buckets[identity]
             else { return nil }
+            guard Double(count) <= burst else {
+                return PublishRefusal(
+                    reason: .rateLimited, retryAfterSeconds: nil,
+                    message: "\(count) locations at once is more than the burst of \(Int(burst)); send smaller batches")
+            }
             let wait = bucket.secondsUntil(Double(count), now: now)
             return PublishRefusal(
                 reason: .rateLimited, retryAfterSeconds: wait,

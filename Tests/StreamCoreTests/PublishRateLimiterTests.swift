@@ -21,6 +21,15 @@ struct PublishRateLimiterTests {
         #expect(limiter.take(20, for: alice, now: start + .seconds(1))?.retryAfterSeconds == 2)
     }
 
+    @Test("a batch larger than the burst is refused with no time to retry: it can never pass")
+    func overBurst() {
+        let limiter = PublishRateLimiter(rate: 10, burst: 20, now: start)
+        let refusal = limiter.take(21, for: alice, now: start)
+        #expect(refusal?.reason == .rateLimited && refusal?.retryAfterSeconds == nil)
+        #expect(refusal?.message.contains("more than the burst of 20") == true)
+        #expect(limiter.take(20, for: alice, now: start) == nil, "the refused batch took nothing")
+    }
+
     @Test("identities have their own buckets; a client and an address of the same name differ")
     func identities() {
         let limiter = PublishRateLimiter(rate: 1, burst: 3, now: start)
