@@ -44,8 +44,10 @@ for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
 
 for n in 1 2; do
   port_var="node$n"
+  # Every client reaches a node from HAProxy's address; HAProxy limits per client.
   "$BIN_DIR/stream-server" --host 127.0.0.1 --port "${!port_var}" --node "node$n" \
-    --broker redis --redis-url "redis://127.0.0.1:$redis_port/0" 2>"$logs/node$n.log" &
+    --broker redis --redis-url "redis://127.0.0.1:$redis_port/0" \
+    --max-connections-per-ip 10000 2>"$logs/node$n.log" &
   pids+=($!)
 done
 

@@ -57,6 +57,12 @@ struct PublishReply {
     let epoch: EpochReport
     let seqs: [UInt64]
 
+    /// Whether `reply` refuses a publish for naming new devices past the device limit.
+    static func refusesDevices(_ reply: RedisReply) -> Bool {
+        guard let elements = reply.elements, elements.count == 3, let marker = elements[2].bytes else { return false }
+        return marker.elementsEqual("max_devices".utf8)
+    }
+
     /// Reads `reply` to a publish of `count` locations.
     init(_ reply: RedisReply, count: Int) throws(RedisFailure) {
         guard let elements = reply.elements else { throw RedisFailure("unexpected reply from Redis") }

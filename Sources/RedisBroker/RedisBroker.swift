@@ -25,6 +25,7 @@ public final class RedisBroker: Broker {
     public let hub: Hub
     private let endpoint: RedisEndpoint
     private let historySize: Int
+    private let maxDevices: Int
     private let commands: RedisCommandLink
     private let subscriber: RedisSubscriberLink
     private let delivery: UpstreamDelivery
@@ -35,11 +36,13 @@ public final class RedisBroker: Broker {
     private let metrics: RedisMetrics
     private let logger: Logger
 
-    /// A broker on `endpoint` keeping `historySize` updates per device, whose every
+    /// A broker on `endpoint` keeping `historySize` updates per device and at most
+    /// `maxDevices` devices in the whole deployment, whose every
     /// Redis read or write gives up after `timeout`; areas are indexed on `grid`
     /// (every node of a deployment must use the same). Call `start` to connect.
     public init(
-        endpoint: RedisEndpoint, historySize: Int, timeout: Duration, grid: GeoGrid = GeoGrid(),
+        endpoint: RedisEndpoint, historySize: Int, maxDevices: Int = 100_000, timeout: Duration,
+        grid: GeoGrid = GeoGrid(),
         registry: MetricsRegistry, logger: Logger
     ) {
         let metrics = RedisMetrics(registry: registry)
@@ -56,6 +59,7 @@ public final class RedisBroker: Broker {
         self.delivery = delivery
         self.endpoint = endpoint
         self.historySize = historySize
+        self.maxDevices = maxDevices
         self.subscriber = subscriber
         self.metrics = metrics
         self.logger = logger
@@ -95,6 +99,7 @@ public final class RedisBroker: Broker {
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
         var arguments = Self.epochArguments(runID: runID.withLock { $0 }, watermark: watermark)
         arguments.append(Array(String(historySize).utf8))
+        arguments.append(Array(String(maxDevices).utf8))
         arguments.reserveCapacity(arguments.count + 6 * locations.count)
         for location in locations {
             let template = EncodedLocationTemplate(location)
@@ -105,6 +110,10 @@ public final class RedisBroker: Broker {
             ]
         }
         let reply = try await evaluate(RedisScripts.publish, arguments, doing: "publish")
+        if PublishReply.refusesDevices(reply) {
+            if let report = try? EpochReport(reply.elements?[...] ?? []) { epoch.observe(report, from: "publish") }
+            throw .deviceLimit(maxDevices)
+        }
         let published: PublishReply
         do {
             published = try PublishReply(reply, count: locations.count)

@@ -81,7 +81,9 @@ enum RedisScripts {
 
     /// Publishes locations, all in one atomic step. ARGV: the node's Redis `run_id`, its
     /// clock in microseconds and highest seen seq (for a new epoch if the epoch key is
-    /// gone), the history length, then six per location: device, the encoding's head
+    /// gone), the history length, the most devices the deployment tracks (counted as the
+    /// entries of `locstream:last`: a publish naming new devices past it stores nothing
+    /// and returns the floor, how a new epoch began, and `max_devices`), then six per location: device, the encoding's head
     /// (up to `"seq":`) and tail, its position line (`cell lat lon`), lon, lat. For
     /// each: the next seq (above the floor), the last-known entry, the geo set (or the
     /// polar hash), the history stream, and one message (`floor`, previous position
@@ -96,7 +98,17 @@ enum RedisScripts {
         local floorText = string.format('%d', floor)
         local maxlen = ARGV[4]
         local out = { floor, began }
-        for i = 5, #ARGV, 6 do
+        local new, counted = 0, {}
+        for i = 6, #ARGV, 6 do
+          local device = ARGV[i]
+          if not counted[device] and redis.call('HEXISTS', 'locstream:last', device) == 0 then new = new + 1 end
+          counted[device] = true
+        end
+        if new > 0 and redis.call('HLEN', 'locstream:last') + new > tonumber(ARGV[5]) then
+          out[3] = 'max_devices'
+          return out
+        end
+        for i = 6, #ARGV, 6 do
           local device, head, tail, line, lon, lat = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
           local seqKey = 'locstream:seq:' .. device
           local seq = redis.call('INCR', seqKey)

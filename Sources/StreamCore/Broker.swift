@@ -54,10 +54,22 @@ public struct BrokerError: Error, Equatable, CustomStringConvertible {
     /// Whether the operation may have taken effect all the same: it reached the store,
     /// whose answer never came (a timeout, a connection lost while waiting).
     public var outcomeUnknown: Bool
+    /// Whether a publish was refused whole because it named new devices past
+    /// `--max-devices`; nothing was stored.
+    public var deviceLimit: Bool
 
     /// An error saying `description`; `outcomeUnknown` when the store may have done it.
     public init(_ description: String, outcomeUnknown: Bool = false) {
         self.description = description
         self.outcomeUnknown = outcomeUnknown
+        deviceLimit = false
+    }
+
+    /// A publish refused because it would track more than `maxDevices` devices.
+    public static func deviceLimit(_ maxDevices: Int) -> BrokerError {
+        var error = BrokerError(
+            "device limit reached: this deployment tracks at most \(maxDevices) devices; known devices keep updating")
+        error.deviceLimit = true
+        return error
     }
 }

@@ -1,28 +1,36 @@
 import LocstreamProtocol
 
-/// The newest `capacity` updates of one device, oldest first: the history a resuming
-/// subscriber replays from. Appending past capacity forgets the oldest.
+/// The newest updates of one device, oldest first: its last known position and the
+/// history a resuming subscriber replays from. Appending past `capacity` forgets the
+/// oldest. It is the whole of what the embedded broker keeps per device (the seq is the
+/// newest update's), so it is kept small: the capacity is passed in, not stored.
 struct HistoryRing {
-    private var storage: [EncodedLocation] = []
-    private var start = 0
-    let capacity: Int
+    private var storage: [EncodedLocation]
+    private var start: UInt32 = 0
 
-    init(capacity: Int) { self.capacity = max(capacity, 0) }
+    /// A ring holding `first`.
+    init(first: EncodedLocation) { storage = [first] }
 
-    /// Adds the newest update.
-    mutating func append(_ update: EncodedLocation) {
-        guard capacity > 0 else { return }
-        if storage.count < capacity {
+    /// The newest update: the device's last known position and current seq.
+    var newest: EncodedLocation {
+        storage[(Int(start) + storage.count - 1) % storage.count]
+    }
+
+    /// Adds the newest update, keeping at most `capacity` (and always the newest).
+    mutating func append(_ update: EncodedLocation, capacity: Int) {
+        if storage.count < max(capacity, 1) {
             storage.append(update)
         } else {
-            storage[start] = update
-            start = (start + 1) % capacity
+            storage[Int(start)] = update
+            start = UInt32((Int(start) + 1) % storage.count)
         }
     }
 
-    /// Updates with a seq above `seq`, oldest first.
-    func updates(after seq: UInt64) -> [EncodedLocation] {
-        let ordered = storage[start...] + storage[..<start]
+    /// Updates with a seq above `seq`, oldest first; none when `capacity` is 0 (the
+    /// newest is kept as the last known position, not as history).
+    func updates(after seq: UInt64, capacity: Int) -> [EncodedLocation] {
+        guard capacity > 0 else { return [] }
+        let ordered = storage[Int(start)...] + storage[..<Int(start)]
         return ordered.filter { $0.location.seq > seq }
     }
 }

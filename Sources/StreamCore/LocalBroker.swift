@@ -1,73 +1,124 @@
 import Locking
 import LocstreamProtocol
+import Observability
 
 /// The embedded, in-process broker: one node, no outside service.
 ///
-/// Per device it keeps the seq counter, the last known position and a bounded history,
-/// and a grid index of last-known positions for area snapshots. Publishing assigns
-/// seqs and fans out to the hub (with the device's previous position, so area
-/// subscriptions see enter, stay and leave) inside one critical section, so every
-/// subscriber sees each device's updates in seq order even when several publishers
-/// race on the same device.
+/// Per device it keeps a `HistoryRing` (whose newest update is the last known position
+/// and holds the seq) and when it was last heard, and a grid index of last-known
+/// positions for area snapshots. Publishing assigns seqs and fans out to the hub (with
+/// the device's previous position, so area subscriptions see enter, stay and leave)
+/// inside one critical section, so every subscriber sees each device's updates in seq
+/// order even when several publishers race on the same device.
+///
+/// Devices are bounded (`DeviceLimits`): new ones past `maxDevices` are refused, and
+/// `sweep` forgets those silent longer than the retention. A forgotten device's seq
+/// raises the seq floor, above which every new device starts, so a device that comes
+/// back never gets a seq at or below one already handed out.
 public final class LocalBroker: Broker {
     private struct Device {
-        var seq: UInt64 = 0
-        var last: EncodedLocation?
         var history: HistoryRing
+        /// Seconds after `started` when it last published.
+        var lastSeen: UInt32
     }
 
     private struct State {
         var devices: [String: Device] = [:]
         var positions: PositionIndex
+        /// The highest seq of a forgotten device.
+        var seqFloor: UInt64 = 0
     }
 
     private let state: Locked<State>
     private let hub: Hub
     private let historySize: Int
+    private let limits: DeviceLimits
+    private let evicted: Counter?
+    private let started: ContinuousClock.Instant
 
-    /// A broker delivering to `hub`, keeping `historySize` updates per device and
-    /// indexing positions on `grid`.
-    public init(hub: Hub, historySize: Int, grid: GeoGrid = GeoGrid()) {
+    /// A broker delivering to `hub`, keeping `historySize` updates per device, indexing
+    /// positions on `grid`, bounded by `limits`, counting forgotten devices in `evicted`.
+    public init(
+        hub: Hub, historySize: Int, grid: GeoGrid = GeoGrid(), limits: DeviceLimits = DeviceLimits(),
+        evicted: Counter? = nil, now: ContinuousClock.Instant = .now
+    ) {
         self.hub = hub
         self.historySize = historySize
+        self.limits = limits
+        self.evicted = evicted
+        started = now
         state = Locked(State(positions: PositionIndex(grid: grid)))
     }
 
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
-        let hub = self.hub
-        let historySize = self.historySize
-        return state.withLock { state in
-            locations.map { location in
-                let previous = state.devices[location.device]?.last?.location
-                let encoded = Self.record(
-                    location,
-                    in: &state.devices[location.device, default: Device(history: HistoryRing(capacity: historySize))])
-                state.positions.move(
-                    location.device, from: previous.map { ($0.lat, $0.lon) }, to: (location.lat, location.lon))
-                hub.deliver(encoded, previous: previous)
-                return encoded
-            }
-        }
+        try publish(locations, now: .now)
     }
 
-    /// Stamps `location` with the device's next seq and keeps it, in place.
-    private static func record(_ location: Location, in device: inout Device) -> EncodedLocation {
-        device.seq += 1
+    /// Publishes `locations` as heard at `now`; all or nothing.
+    func publish(_ locations: [Location], now: ContinuousClock.Instant) throws(BrokerError) -> [EncodedLocation] {
+        let seen = seconds(at: now)
+        let stored = state.withLock { state -> [EncodedLocation]? in
+            let newDevices = Set(locations.map(\.device)).filter { state.devices[$0] == nil }.count
+            guard state.devices.count + newDevices <= limits.maxDevices else { return nil }
+            return locations.map { location in record(location, seen: seen, in: &state) }
+        }
+        guard let stored else { throw .deviceLimit(limits.maxDevices) }
+        return stored
+    }
+
+    /// Stamps `location` with its device's next seq, keeps it and delivers it, in place.
+    private func record(_ location: Location, seen: UInt32, in state: inout State) -> EncodedLocation {
+        let previous = state.devices[location.device]?.history.newest
         var stamped = location
-        stamped.seq = device.seq
+        stamped.seq = (previous?.location.seq ?? state.seqFloor) + 1
         let encoded = EncodedLocation(stamped)
-        device.last = encoded
-        device.history.append(encoded)
+        if state.devices[location.device] == nil {
+            state.devices[location.device] = Device(history: HistoryRing(first: encoded), lastSeen: seen)
+        } else {
+            state.devices[location.device]?.history.append(encoded, capacity: historySize)
+            state.devices[location.device]?.lastSeen = seen
+        }
+        let from = previous.map { ($0.location.lat, $0.location.lon) }
+        state.positions.move(location.device, from: from, to: (location.lat, location.lon))
+        hub.deliver(encoded, previous: previous?.location)
         return encoded
     }
 
+    /// Forgets every device silent for longer than the retention; returns how many.
+    @discardableResult
+    public func sweep(now: ContinuousClock.Instant = .now) -> Int {
+        guard let retention = limits.retention else { return 0 }
+        let cutoff = Int64(seconds(at: now)) - retention.components.seconds
+        let count = state.withLock { state in
+            let silent = state.devices.filter { Int64($0.value.lastSeen) < cutoff }
+            for (id, device) in silent {
+                let last = device.history.newest.location
+                state.seqFloor = max(state.seqFloor, last.seq)
+                state.positions.remove(id, at: (last.lat, last.lon))
+                state.devices[id] = nil
+            }
+            return silent.count
+        }
+        evicted?.increment(by: count)
+        return count
+    }
+
+    /// Devices tracked now.
+    public var deviceCount: Int {
+        state.withLock { $0.devices.count }
+    }
+
+    private func seconds(at now: ContinuousClock.Instant) -> UInt32 {
+        UInt32(clamping: max((now - started).components.seconds, 0))
+    }
+
     public func lastKnown(_ ids: [String]) async throws(BrokerError) -> [EncodedLocation] {
-        state.withLock { state in ids.compactMap { state.devices[$0]?.last } }
+        state.withLock { state in ids.compactMap { state.devices[$0]?.history.newest } }
     }
 
     public func lastKnown(in area: GeoArea) async throws(BrokerError) -> [EncodedLocation] {
         state.withLock { state in
-            state.positions.candidates(in: area).compactMap { state.devices[$0]?.last }.filter {
+            state.positions.candidates(in: area).compactMap { state.devices[$0]?.history.newest }.filter {
                 area.contains($0.location)
             }
         }
@@ -76,7 +127,9 @@ public final class LocalBroker: Broker {
     public func replay(_ id: String, after seq: UInt64) async throws(BrokerError) -> Replay {
         state.withLock { state in
             guard let device = state.devices[id] else { return Replay(updates: [], latestSeq: 0) }
-            return Replay(updates: device.history.updates(after: seq), latestSeq: device.seq)
+            return Replay(
+                updates: device.history.updates(after: seq, capacity: historySize),
+                latestSeq: device.history.newest.location.seq)
         }
     }
 

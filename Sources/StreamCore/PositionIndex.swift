@@ -13,12 +13,17 @@ struct PositionIndex {
     mutating func move(_ device: String, from old: (lat: Double, lon: Double)?, to new: (lat: Double, lon: Double)) {
         let newCell = grid.cell(lat: new.lat, lon: new.lon)
         if let old {
-            let oldCell = grid.cell(lat: old.lat, lon: old.lon)
-            guard oldCell != newCell else { return }
-            cells[oldCell]?.remove(device)
-            if cells[oldCell]?.isEmpty == true { cells[oldCell] = nil }
+            guard grid.cell(lat: old.lat, lon: old.lon) != newCell else { return }
+            remove(device, at: old)
         }
         cells[newCell, default: []].insert(device)
+    }
+
+    /// Forgets `device`, last known at `position`.
+    mutating func remove(_ device: String, at position: (lat: Double, lon: Double)) {
+        let cell = grid.cell(lat: position.lat, lon: position.lon)
+        cells[cell]?.remove(device)
+        if cells[cell]?.isEmpty == true { cells[cell] = nil }
     }
 
     /// The devices in the cells `area` covers: a superset of those inside it.

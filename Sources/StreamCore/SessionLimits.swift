@@ -1,10 +1,10 @@
-/// What one connection may do: the per-connection limits of a node.
+/// What one connection, or one publishing identity, may do: the client limits of a node.
 public struct SessionLimits: Sendable {
     /// The most devices in one `subscribe` (the protocol allows 1000 at most).
     public var maxSubscribeDevices = 1000
-    /// Locations per second a connection may publish, on average.
+    /// Locations per second one identity (`PublishIdentity`) may publish, on average.
     public var publishRate = 1000.0
-    /// Locations a connection may publish in a burst.
+    /// Locations one identity may publish in a burst.
     public var publishBurst = 2000.0
     /// Bad requests a connection may send in a burst before it is closed with 1008;
     /// the budget refills at one per second.

@@ -22,6 +22,8 @@ public struct StreamMetrics: Sendable {
     public let errorBudgetClosed: Counter
     /// Refused tokens, by reason (`missing` when none was given where one is needed).
     public let authFailures: LabeledCounter
+    /// Publishes refused whole, by `PublishRefusal.Reason`.
+    public let publishRefused: LabeledCounter
     /// Seconds from the hub receiving a publication to its frame being queued.
     public let publishToSend: Histogram
 
@@ -46,6 +48,9 @@ public struct StreamMetrics: Sendable {
         publishToSend = registry.histogram(
             "publish_to_send_seconds", help: "Seconds from a publication reaching the hub to its frame being queued.",
             bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
+        publishRefused = registry.counter(
+            "publish_refused_total", help: "Publishes refused whole, by reason.", label: "reason",
+            values: PublishRefusal.Reason.allCases.map(\.rawValue))
         errorBudgetClosed = registry.counter(
             "error_budget_closed_total", help: "Connections closed with 1008 for sending too many bad requests.")
     }

@@ -7,7 +7,7 @@ import Observability
 /// message's op, one at a time, keeping the subscription in a `SubscriptionScope`. A
 /// malformed message gets an `error` frame and never closes the connection by itself;
 /// a client that keeps sending them spends its error budget and is closed with 1008.
-/// Publishing is rate-limited per connection.
+/// Publishing is rate-limited per identity (`PublishIdentity`), with HTTP publishes.
 ///
 /// A session is driven by its connection's task alone: `open`, then `handle` for each
 /// message in order, then `close`.
@@ -34,30 +34,31 @@ public final class StreamSession {
             self.node = node
             self.hub = hub
             self.broker = broker
-            self.ingest = Ingest(broker: broker, metrics: metrics)
+            self.ingest = Ingest(
+                broker: broker, metrics: metrics,
+                rateLimiter: PublishRateLimiter(rate: limits.publishRate, burst: limits.publishBurst))
             self.metrics = metrics
             self.logger = logger
         }
     }
 
     private let connectionID: String
+    private let peer: String
     private let sink: any FrameSink
     private let environment: Environment
     private let scope: SubscriptionScope
-    private var publishBudget: TokenBucket
     private var errorBudget: TokenBucket
     /// The claims of the connection's valid token (always nil with `.open` access).
     private var claims: Claims?
     private var authDeadline: Task<Void, Never>?
     private var tokenWatch: Task<Void, Never>?
 
-    /// A session for connection `connectionID`, writing to `sink`.
-    public init(connectionID: String, sink: any FrameSink, environment: Environment) {
+    /// A session for connection `connectionID` from `peer` (its remote address), writing to `sink`.
+    public init(connectionID: String, peer: String, sink: any FrameSink, environment: Environment) {
         self.connectionID = connectionID
+        self.peer = peer
         self.sink = sink
         self.environment = environment
-        publishBudget = TokenBucket(
-            capacity: environment.limits.publishBurst, refillPerSecond: environment.limits.publishRate)
         errorBudget = TokenBucket(capacity: environment.limits.errorBudget, refillPerSecond: 1)
         scope = SubscriptionScope(sink: sink, environment: environment, connectionID: connectionID)
     }
@@ -124,8 +125,7 @@ public final class StreamSession {
             try await scope.subscribe(request)
         case .publish(let locations, let ack):
             try checkPublishable(locations)
-            let count = try await environment.ingest.publish(locations).count
-            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
+            try await publish(locations, ack: ack)
         case .unsubscribe:
             try scope.unsubscribe()
         case .ping(let t):
@@ -148,18 +148,24 @@ public final class StreamSession {
         }
     }
 
-    /// Spends publish budget, and refuses devices outside the token's rights.
+    /// Refuses devices outside the token's rights, then spends the identity's publish budget.
     @inline(never)
     private func checkPublishable(_ locations: [Location]) throws(ProtocolError) {
-        guard publishBudget.take(Double(locations.count)) else {
-            throw ProtocolError(
-                .rateLimited,
-                "publishing faster than \(Int(environment.limits.publishRate)) locations/s; slow down and retry",
-                failedOp: "publish")
-        }
         if let claims, let denied = locations.first(where: { !claims.mayPublish(device: $0.device) }) {
             throw ProtocolError(
                 .forbidden, "your token does not allow publishing for '\(denied.device)'", failedOp: "publish")
+        }
+        let identity = PublishIdentity(subject: claims?.subject, peer: peer)
+        if let refusal = environment.ingest.admit(locations.count, from: identity) { throw refusal.error }
+    }
+
+    /// Publishes through the node's ingest; `published` answers when `ack` is asked.
+    private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
+        do throws(PublishFailure) {
+            let count = try await environment.ingest.publish(locations).count
+            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
+        } catch {
+            throw error.error
         }
     }
 

@@ -1,5 +1,5 @@
 /// A token bucket: `capacity` tokens, refilled at `refillPerSecond`. Used for the
-/// per-connection publish rate and the error budget.
+/// publish rate of each identity and for a connection's error budget.
 public struct TokenBucket: Sendable {
     /// The most tokens the bucket holds (the burst).
     public let capacity: Double
@@ -18,12 +18,28 @@ public struct TokenBucket: Sendable {
 
     /// Takes `count` tokens if that many are there; false (taking none) otherwise.
     public mutating func take(_ count: Double = 1, now: ContinuousClock.Instant = .now) -> Bool {
-        let elapsed = now - updated
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        tokens = min(capacity, tokens + max(seconds, 0) * refillPerSecond)
+        tokens = available(at: now)
         updated = now
         guard tokens >= count else { return false }
         tokens -= count
         return true
+    }
+
+    /// Whether the bucket has refilled to `capacity` by `now`: forgetting it then loses
+    /// nothing, since a new bucket starts full.
+    public func isFull(at now: ContinuousClock.Instant) -> Bool {
+        available(at: now) >= capacity
+    }
+
+    /// Seconds (rounded up, at least 1) until `count` tokens are there; `take` refused it.
+    public func secondsUntil(_ count: Double, now: ContinuousClock.Instant) -> Int {
+        let missing = min(count, capacity) - available(at: now)
+        return max(1, Int((missing / refillPerSecond).rounded(.up)))
+    }
+
+    private func available(at now: ContinuousClock.Instant) -> Double {
+        let elapsed = now - updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return min(capacity, tokens + max(seconds, 0) * refillPerSecond)
     }
 }

@@ -9,18 +9,33 @@ struct LocationRoutes {
     let environment: StreamSession.Environment
 
     /// `POST /v1/locations`: a JSON array published all or nothing. With auth on, the
-    /// bearer token must allow publishing for every device.
+    /// bearer token must allow publishing for every device. The publish rate of the
+    /// identity (shared with its WebSocket publishes) applies: past it, 429 with
+    /// `Retry-After`. New devices past `--max-devices` get 507.
     func publish(_ request: HTTPRequest) async -> HTTPResponse {
+        let claims: Claims?
+        let locations: [Location]
         do throws(ProtocolError) {
-            let claims = try authorize(request)
-            let locations = try LocationBatch.decode(request.body)
+            claims = try authorize(request)
+            locations = try LocationBatch.decode(request.body)
             if let claims, let denied = locations.firstIndex(where: { !claims.mayPublish(device: $0.device) }) {
                 throw ProtocolError(.forbidden, "[\(denied)].device: your token does not allow publishing for it")
             }
+        } catch {
+            return failure(error)
+        }
+        let identity = PublishIdentity(subject: claims?.subject, peer: request.remoteAddress)
+        if let refusal = environment.ingest.admit(locations.count, from: identity) {
+            return refused(refusal, identity: identity)
+        }
+        do throws(PublishFailure) {
             let stored = try await environment.ingest.publish(locations)
             return .json(202, "{\"accepted\":\(stored.count)}")
         } catch {
-            return failure(error)
+            switch error {
+            case .refused(let refusal): return refused(refusal, identity: identity)
+            case .failed(let error): return failure(error)
+            }
         }
     }
 
@@ -62,6 +77,21 @@ struct LocationRoutes {
             environment.metrics.authFailures[error.reason.rawValue]?.increment()
             throw ProtocolError(.unauthorized, "token refused: \(error.message)")
         }
+    }
+
+    /// 429 with `Retry-After` past the rate, 507 past the device limit; the body names the
+    /// reason. Counted and logged (throttled) like any refusal.
+    private func refused(_ refusal: PublishRefusal, identity: PublishIdentity) -> HTTPResponse {
+        let status = refusal.reason == .maxDevices ? 507 : 429
+        environment.logger.refused(
+            "publish refused", ["identity": identity, "reason": refusal.reason.rawValue, "status": status])
+        environment.metrics.count(refusal.error.code)
+        var response = HTTPResponse.json(
+            status,
+            #"{"code":\#(quoted(refusal.error.code.rawValue)),"reason":\#(quoted(refusal.reason.rawValue)),"message":\#(quoted(refusal.message))}"#
+        )
+        if let seconds = refusal.retryAfterSeconds { response.headers.append(("retry-after", "\(seconds)")) }
+        return response
     }
 
     private func failure(_ error: ProtocolError) -> HTTPResponse {

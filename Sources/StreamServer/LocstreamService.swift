@@ -53,7 +53,8 @@ struct LocstreamService: WebSocketServerDelegate {
         logger.info("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
         guard request.path != EchoEndpoint.path else { return .echo }
         let session = StreamSession(
-            connectionID: connection.id.description, sink: ConnectionSink(connection: connection),
+            connectionID: connection.id.description, peer: request.remoteAddress,
+            sink: ConnectionSink(connection: connection),
             environment: environment)
         return .stream(session, upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
     }

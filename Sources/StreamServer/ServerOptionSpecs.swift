@@ -40,12 +40,20 @@ enum ServerOptionSpecs {
             "idle-timeout", "SECONDS", default: "60", help: "Close a peer silent this long; pings go out at half of it."
         ),
         .value("max-connections", "N", default: "10000", help: "WebSocket connections at once; past it, HTTP 503."),
-        .value("max-connections-per-ip", "N", default: "10000", help: "WebSocket connections per remote address."),
+        .value(
+            "max-connections-per-ip", "N", default: "1000",
+            help:
+                "WebSocket connections per remote address; past it, HTTP 503. Raise it behind a proxy, whose address all clients share."
+        ),
         .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
         .value(
             "max-area-km2", "KM2", default: "250000", help: "Largest area of one area subscribe; more is bad_request."),
-        .value("publish-rate", "PER_SECOND", default: "1000", help: "Locations one connection may publish per second."),
-        .value("publish-burst", "N", default: "2000", help: "Locations one connection may publish in a burst."),
+        .value(
+            "publish-rate", "PER_SECOND", default: "1000",
+            help:
+                "Locations one identity (token sub, or address without auth) may publish per second, WebSocket and HTTP together; past it rate_limited or 429."
+        ),
+        .value("publish-burst", "N", default: "2000", help: "Locations one identity may publish in a burst."),
         .value(
             "error-budget", "N", default: "20",
             help: "Bad requests a connection may send in a burst (refilling 1/s) before it is closed with 1008."),
@@ -63,6 +71,14 @@ enum ServerOptionSpecs {
 
     private static let streams: [OptionSpec] = [
         .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
+        .value(
+            "max-devices", "N", default: "100000",
+            help:
+                "Devices tracked at once (with redis: by the whole deployment); a publish of new ones past it gets internal (HTTP 507), known ones keep updating."
+        ),
+        .value(
+            "retention", "DURATION", default: "7d",
+            help: "Forget a device silent this long (30s, 10m, 2h, 7d); embedded broker only, Redis keeps devices."),
         .value(
             "broker", "KIND", default: "local",
             help: "local (embedded, one node) or redis (several nodes share one stream through --redis-url)."),

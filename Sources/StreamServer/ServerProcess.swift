@@ -35,6 +35,9 @@ struct ServerProcess {
             return 1
         }
         readiness.enter(.serving)
+        let sweeper = (broker as? LocalBroker).map {
+            Self.sweep($0, every: settings.devices.sweepInterval, logger: logger.named("broker"))
+        }
         logger.info(
             "listening",
             [
@@ -45,19 +48,38 @@ struct ServerProcess {
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
         readiness.enter(.draining)
         await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))
+        sweeper?.cancel()
         broker.close()
         logger.info("stopped")
         return 0
+    }
+
+    /// Forgets the embedded broker's silent devices every `interval`, until cancelled,
+    /// logging how many each sweep forgot.
+    private static func sweep(_ broker: LocalBroker, every interval: Duration, logger: Logger) -> Task<Void, Never> {
+        Task {
+            while (try? await Task.sleep(for: interval)) != nil {
+                let evicted = broker.sweep()
+                if evicted > 0 {
+                    logger.info("silent devices forgotten", ["count": evicted, "left": broker.deviceCount])
+                }
+            }
+        }
     }
 
     /// The embedded broker, or the Redis broker connecting in the background.
     private func makeBroker(metrics: ServerMetrics, logger: Logger) -> (Hub, any Broker) {
         guard let endpoint = settings.redis else {
             let hub = Hub()
-            return (hub, LocalBroker(hub: hub, historySize: settings.historySize))
+            let broker = LocalBroker(
+                hub: hub, historySize: settings.historySize, limits: settings.devices,
+                evicted: metrics.registry.counter(
+                    "devices_evicted_total", help: "Devices forgotten after --retention of silence."))
+            metrics.registry.gauge("devices", help: "Devices the embedded broker tracks.") { broker.deviceCount }
+            return (hub, broker)
         }
         let broker = RedisBroker(
-            endpoint: endpoint, historySize: settings.historySize,
+            endpoint: endpoint, historySize: settings.historySize, maxDevices: settings.devices.maxDevices,
             timeout: .milliseconds(settings.redisTimeoutMilliseconds), registry: metrics.registry, logger: logger)
         broker.start()
         logger.info("using redis", ["redis": endpoint.description])

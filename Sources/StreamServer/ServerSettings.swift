@@ -15,6 +15,7 @@ struct ServerSettings: Sendable {
     var enableEcho = false
     var allowedOrigins: Set<String>?
     var historySize = 100
+    var devices = DeviceLimits()
     /// The embedded broker (nil) or Redis at this endpoint.
     var redis: RedisEndpoint?
     var redisTimeoutMilliseconds = 2000
@@ -41,6 +42,9 @@ struct ServerSettings: Sendable {
         try readAccess(options)
         if let node = options.string("node") { self.node = node }
         historySize = try options.int("history-size", in: 0...100_000)
+        devices = DeviceLimits(
+            maxDevices: try options.int("max-devices", in: 1...100_000_000),
+            retention: try options.duration("retention", in: .seconds(1)...(.seconds(3650 * 86_400))))
         try readBroker(options)
         shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
         logLevel = try options.choice("log-level", as: LogLevel.self)

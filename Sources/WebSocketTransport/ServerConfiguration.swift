@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable {
     /// The most WebSocket connections at once; past it, upgrades get HTTP 503.
     public var maxConnections = 10_000
     /// The most WebSocket connections from one remote address; past it, 503.
-    public var maxConnectionsPerAddress = 10_000
+    public var maxConnectionsPerAddress = 1000
     /// What a connection's outbox does when its peer reads too slowly.
     public var slowConsumer = SlowConsumerPolicy()
     /// The largest HTTP request body accepted; larger gets 413.

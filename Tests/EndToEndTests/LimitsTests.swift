@@ -25,6 +25,20 @@ extension EndToEnd {
             #expect(try RawWebSocket(port: perAddress.port, path: "/v1/stream").handshake.contains(" 503 "))
         }
 
+        @Test("by default one address holds at most 1000 connections; another address still gets in")
+        func defaultPerAddressLimit() async throws {
+            let server = try await ServerHarness()
+            let held = try (0..<1000).map { _ in
+                try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.4")
+            }
+            #expect(held.allSatisfy { $0.handshake.contains(" 101 ") })
+            let refused = try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.4")
+            #expect(refused.handshake.contains(" 503 "))
+            #expect(
+                try RawWebSocket(port: server.port, path: "/v1/stream", source: "127.0.0.5").handshake.contains(" 101 ")
+            )
+        }
+
         @Test("--allowed-origins refuses other origins with 403; requests without Origin pass")
         func origins() async throws {
             let server = try await ServerHarness(["--allowed-origins", "https://maps.example"])
@@ -35,22 +49,6 @@ extension EndToEnd {
                 port: server.port, path: "/v1/stream", extraHeaders: ["Origin: https://evil.example"])
             #expect(bad.handshake.contains(" 403 "))
             #expect(try RawWebSocket(port: server.port, path: "/v1/stream").handshake.contains(" 101 "))
-        }
-
-        @Test("publishing past the rate gets rate_limited; another publisher is unaffected")
-        func publishRate() async throws {
-            let server = try await ServerHarness(["--publish-rate", "10", "--publish-burst", "20"])
-            let client = try await WebSocketClient.start()
-            let greedy = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            greedy.send(.publish((0..<20).map { testLocation("g-\($0)") }, ack: true))
-            #expect(await greedy.next() == .published(count: 20))
-            greedy.send(.publish((0..<5).map { testLocation("g-\($0)") }, ack: true))
-            let error = await greedy.nextError()
-            #expect(error?.code == .rateLimited && error?.failedOp == "publish")
-            let polite = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            polite.send(.publish([testLocation("p-1")], ack: true))
-            #expect(await polite.next() == .published(count: 1))
-            await client.shutdown()
         }
 
         @Test("a client that keeps sending garbage is closed with 1008; others carry on")

@@ -113,7 +113,7 @@ extension EndToEnd {
         @Test("1,000 subscribers of one device on a node hold one Redis subscription, and none once they leave")
         func oneChannelPerDevice() async throws {
             let redis = try await RedisHarness()
-            let nodes = try await Self.nodes(2, on: redis)
+            let nodes = try await Self.nodes(2, on: redis, ["--max-connections-per-ip", "2000"])
             let client = try await WebSocketClient.start()
             var viewers: [StreamTestClient] = []
             for _ in 0..<1000 { viewers.append(try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))) }

@@ -41,7 +41,7 @@ start_node() { # port name [extra options...]
   local port=$1 name=$2
   shift 2
   "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" --node "$name" --log-level warning \
-    --publish-rate 10000000 --publish-burst 10000000 "$@" 2>>"$work/$name.log" &
+    --publish-rate 10000000 --publish-burst 10000000 --max-connections-per-ip 10000 "$@" 2>>"$work/$name.log" &
   pids+=($!)
   wait_ready "$port"
 }

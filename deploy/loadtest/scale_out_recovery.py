@@ -94,7 +94,7 @@ async def run(args):
             [os.path.join(args.bin_dir, "stream-server"), "--host", "127.0.0.1", "--port", str(port),
              "--node", f"node{index + 1}", "--broker", "redis", "--redis-url", f"redis://127.0.0.1:{redis_port}/0",
              "--redis-timeout-ms", "500", "--history-size", "100000", "--log-level", "warning",
-             "--publish-rate", "10000000", "--publish-burst", "10000000"],
+             "--publish-rate", "10000000", "--publish-burst", "10000000", "--max-connections-per-ip", "10000"],
             stderr=open(os.path.join(args.work, f"recovery-node{index + 1}.log"), "w"))
         for index, port in enumerate(ports)]
     try:

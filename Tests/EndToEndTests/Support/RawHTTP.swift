@@ -6,11 +6,13 @@ struct RawHTTPResponse {
     var headers: String
     var body: String
 
-    /// Sends one request with `Connection: close` and reads the whole response.
-    static func fetch(port: Int, method: String = "GET", path: String, body: String? = nil, headers: [String] = [])
-        throws -> RawHTTPResponse
-    {
-        let socket = try RawSocket(port: port)
+    /// Sends one request with `Connection: close` (from `source`, see `RawSocket`) and
+    /// reads the whole response.
+    static func fetch(
+        port: Int, method: String = "GET", path: String, body: String? = nil, headers: [String] = [],
+        source: String? = nil
+    ) throws -> RawHTTPResponse {
+        let socket = try RawSocket(port: port, source: source)
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for header in headers { request += header + "\r\n" }
         if let body { request += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
@@ -22,5 +24,13 @@ struct RawHTTPResponse {
         let length = lengthLine.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
         let bodyBytes = try length.map { try socket.read(exactly: $0) } ?? socket.readToEnd()
         return RawHTTPResponse(status: status, headers: head, body: String(decoding: bodyBytes, as: UTF8.self))
+    }
+
+    /// The value of header `name` (case-insensitive), if present.
+    func header(_ name: String) -> String? {
+        let prefix = name.lowercased() + ":"
+        return headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix(prefix) }.map {
+            $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+        }
     }
 }

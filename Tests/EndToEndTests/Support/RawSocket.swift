@@ -2,28 +2,45 @@ import Foundation
 
 /// A blocking TCP socket to 127.0.0.1, for tests that must send bytes no WebSocket
 /// library would (reserved bits, bad opcodes, unmasked frames) or speak plain HTTP.
+/// It may come from another loopback address (`source`, e.g. 127.0.0.2), so a test can
+/// play a second peer.
 final class RawSocket {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads time out after `timeout` seconds.
-    init(port: Int, timeout: Int = 10) throws {
+    /// Connects to `127.0.0.1:port` from `source` (any local address when nil); reads
+    /// time out after `timeout` seconds.
+    init(port: Int, timeout: Int = 10, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawSocketError.failed("socket") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source, Self.call(bind, fd, Self.address(source, port: 0)) != 0 {
+            close(fd)
+            throw RawSocketError.failed("bind \(source)")
+        }
+        guard Self.call(connect, fd, Self.address("127.0.0.1", port: port)) == 0 else {
+            close(fd)
+            throw RawSocketError.failed("connect")
+        }
+    }
+
+    private static func address(_ host: String, port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
+        address.sin_addr.s_addr = inet_addr(host)
+        return address
+    }
+
+    /// `bind` or `connect` of `fd` to `address`.
+    private static func call(
+        _ function: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32, _ fd: Int32, _ address: sockaddr_in
+    ) -> Int32 {
+        withUnsafePointer(to: address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw RawSocketError.failed("connect")
         }
     }
 

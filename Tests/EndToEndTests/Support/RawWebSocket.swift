@@ -19,9 +19,9 @@ final class RawWebSocket {
     /// The response headers of the handshake.
     let handshake: String
 
-    /// Opens `path` on the server and completes the upgrade.
-    init(port: Int, path: String, extraHeaders: [String] = []) throws {
-        socket = try RawSocket(port: port)
+    /// Opens `path` on the server (from `source`, see `RawSocket`) and completes the upgrade.
+    init(port: Int, path: String, extraHeaders: [String] = [], source: String? = nil) throws {
+        socket = try RawSocket(port: port, source: source)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
