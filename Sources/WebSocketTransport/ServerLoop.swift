@@ -318,7 +318,8 @@ final class ServerLoop: ServiceLoop {
     /// configured, so nothing else becomes one): answers 405 and closes.
     private func refuseTunnel(_ wsi: OpaquePointer) -> Int32 {
         logRefusal(TunnelRefusal.refusal, peer: WSIHeaders.peer(wsi), what: "http request refused")
-        _ = writer.write(raw: TunnelRefusal.bytes, to: wsi, as: LWS_WRITE_HTTP)  // LWS_WRITE_RAW, a C macro Swift does not import
+        // LWS_WRITE_HTTP is what lws's LWS_WRITE_RAW macro (not imported) stands for.
+        _ = writer.write(raw: TunnelRefusal.bytes, to: wsi, as: LWS_WRITE_HTTP)
         return -1
     }
 
