@@ -205,11 +205,11 @@ public final class StreamSession {
         scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
         tokenWatch?.cancel()
-        tokenWatch = TokenWatch.start(expiresAt: verified.expiresAt, authentication: authentication, sink: sink)
+        tokenWatch = TokenWatch.start(
+            remaining: verified.timeLeft(at: Date()), authentication: authentication, sink: sink)
         environment.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
         if replying {
-            let exp = Int64(verified.expiresAt.timeIntervalSince1970)
-            sink.sendControl(ServerMessage.authed(client: verified.subject, exp: exp).encoded())
+            sink.sendControl(ServerMessage.authed(client: verified.subject, exp: verified.expirySeconds).encoded())
         }
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()
