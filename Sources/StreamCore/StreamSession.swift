@@ -205,12 +205,14 @@ public final class StreamSession {
         scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
         tokenWatch?.cancel()
-        tokenWatch = TokenWatch.start(
-            remaining: verified.timeLeft(at: Date()), authentication: authentication, sink: sink)
         environment.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
         if replying {
             sink.sendControl(ServerMessage.authed(client: verified.subject, exp: verified.expirySeconds).encoded())
         }
+        // After `authed`: a token with less than the warning lead left is warned at once, and
+        // the warning must not overtake the reply (issue 13, item 21).
+        tokenWatch = TokenWatch.start(
+            remaining: verified.timeLeft(at: Date()), authentication: authentication, sink: sink)
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()
         }

@@ -4,8 +4,9 @@ import Testing
 import WebSocketTransport
 
 extension EndToEnd {
-    /// Token times at the ends of `Int64` (issue 13, item 3): an `auth` op with
-    /// `exp` 9223372036854775807 crashed the node. Each case runs beside a bystander.
+    /// Token times (issue 13): at the ends of `Int64` (item 3: an `auth` op with `exp`
+    /// 9223372036854775807 crashed the node; each case runs beside a bystander), and the order
+    /// of `authed` and the expiry warning (item 21).
     @Suite("token times at the limits")
     struct TokenTimeTests {
         /// Payloads with extreme time claims, and whether the token must be accepted.
@@ -49,6 +50,24 @@ extension EndToEnd {
             await bystander.stop()
             await client.shutdown()
             #expect(await server.stop() == 0)
+        }
+
+        @Test("authed comes before the 'token expiring' warning of a token with less than --token-warning left")
+        func authedBeforeWarning() async throws {
+            let server = try await ServerHarness(TestTokens.serverOptions(["--token-warning", "30"]))
+            let client = try await WebSocketClient.start()
+            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            for attempt in 0..<30 {
+                viewer.send(.auth(token: try TestTokens.make(subject: "short-\(attempt)", expiresIn: 10)))
+                guard case .authed(let subject, _)? = await viewer.next() else {
+                    Issue.record("attempt \(attempt): the first reply to auth must be authed")
+                    break
+                }
+                #expect(subject == "short-\(attempt)")
+                let warning = await viewer.nextError()
+                #expect(warning?.code == .unauthorized && warning?.message == "token expiring", "attempt \(attempt)")
+            }
+            await client.shutdown()
         }
     }
 }
