@@ -159,13 +159,14 @@ struct JSONParser {
             guard skipDigits() > 0 else { throw syntaxError("an exponent needs digits") }
         }
         let token = bytes[start..<index]
-        if isInteger, let value = Self.int64(token) {
+        if isInteger, let value = Self.int64(token), value != 0 || token.first != .minus {
             return .integer(value)
         }
-        guard let value = Double(String(decoding: token, as: UTF8.self)), value.isFinite else {
+        let text = String(decoding: token, as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
             throw syntaxError("number out of range")
         }
-        return .number(value)
+        return .number(JSONNumber(text: text, value: value))
     }
 
     /// Skips ASCII digits and returns how many there were.
