@@ -1,7 +1,6 @@
 import Foundation
 import LocstreamProtocol
 import Testing
-import WebSocketTransport
 
 extension EndToEnd {
     /// Numbers read from their digits, never through a rounded double (issue 13, items 16
@@ -17,18 +16,14 @@ extension EndToEnd {
 
         @Test("pong echoes t byte for byte, as the client wrote it")
         func pongEchoesT() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            let client = try await WebSocketClient.start()
-            let pinger = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            let hostile = try await HostileConnection.start()
+            let pinger = hostile.attacker
             for t in Self.pings {
                 pinger.send(raw: #"{"op":"ping","t":\#(t)}"#)
                 let reply = await pinger.nextRaw().map { String(decoding: $0.bytes, as: UTF8.self) }
                 #expect(reply == #"{"op":"pong","t":\#(t)}"#)
             }
-            await bystander.expectUnharmed()
-            await bystander.stop()
-            await client.shutdown()
+            await hostile.finish()
         }
 
         /// Frames whose integer field is not an integer in range once read exactly.
@@ -60,10 +55,8 @@ extension EndToEnd {
 
         @Test("an integer field is refused unless its digits spell an integer in range; other spellings pass")
         func inexactIntegers() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            let client = try await WebSocketClient.start()
-            let sender = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            let hostile = try await HostileConnection.start()
+            let sender = hostile.attacker
             for frame in Self.inexact {
                 sender.send(raw: frame)
                 #expect(await sender.nextError()?.code == .badRequest, "\(frame)")
@@ -73,9 +66,7 @@ extension EndToEnd {
                 let reply = await sender.nextRaw().map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
                 #expect(reply.hasPrefix(#"{"op":"\#(op)""#), "\(frame): \(reply)")
             }
-            await bystander.expectUnharmed()
-            await bystander.stop()
-            await client.shutdown()
+            await hostile.finish()
         }
     }
 }
