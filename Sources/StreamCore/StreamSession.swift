@@ -197,7 +197,7 @@ public final class StreamSession {
             verified = try authentication.verify(token, Date())
         } catch {
             environment.metrics.authFailures[error.reason.rawValue]?.increment()
-            environment.logger.info(
+            environment.logger.refused(
                 "auth failed", ["conn": connectionID, "reason": error.reason.rawValue, "detail": error.message])
             throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
         }
