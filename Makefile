@@ -9,7 +9,7 @@ APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev li
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz fuzz-http fuzz-redis clean
+.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz fuzz-decoder fuzz-http fuzz-redis fuzz-jwt clean
 
 ## Install the Debian packages the build and tests need, only those missing.
 deps:
@@ -78,14 +78,21 @@ coverage: deps deploy-tools
 	| awk 'NR>2 && NF>10 && $$1 != "TOTAL" {split($$1,p,"/"); n[p[1]]+=$$8; m[p[1]]+=$$9} \
 	       $$1 == "TOTAL" {t=$$10} END {for (k in n) printf "%-20s %6d lines %5.1f%%\n", k, n[k], 100*(n[k]-m[k])/n[k]; print "total line coverage " t}'
 
-## libFuzzer on the protocol decoders for FUZZ_SECONDS (default 60), with AddressSanitizer.
-## Findings land in .build/fuzz/; the growing corpus is kept in .build/fuzz/corpus.
+## Every fuzzer below in turn, each for FUZZ_SECONDS (default 60): the protocol decoders,
+## the HTTP request checks, the Redis messages and the JWT verifier.
 FUZZ_SECONDS ?= 60
-fuzz:
+## Swift's backtracer would turn each crash into a slow symbolicated report; libFuzzer
+## prints its own, and the crashing input is what matters.
+FUZZ_RUN := SWIFT_BACKTRACE=enable=no
+fuzz: fuzz-decoder fuzz-http fuzz-redis fuzz-jwt
+
+## libFuzzer on the protocol decoders for FUZZ_SECONDS, with AddressSanitizer.
+## Findings land in .build/fuzz/; the growing corpus is kept in .build/fuzz/corpus.
+fuzz-decoder:
 	mkdir -p .build/fuzz/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift Tests/Fuzz/DecoderFuzzer.swift -o .build/fuzz/decoder
-	cd .build/fuzz && ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	cd .build/fuzz && $(FUZZ_RUN) ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/corpus
 
 ## libFuzzer on the transport's HTTP request checks (the pure RequestChecks files), the
@@ -94,7 +101,7 @@ fuzz-http:
 	mkdir -p .build/fuzz-http/corpus
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WebSocketTransport \
 	  Sources/WebSocketTransport/RequestChecks/*.swift Tests/Fuzz/HTTPRequestFuzzer.swift -o .build/fuzz-http/requests
-	cd .build/fuzz-http && ./requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	cd .build/fuzz-http && $(FUZZ_RUN) ./requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/http-corpus
 
 ## libFuzzer on what a node decodes from Redis (channel messages, stored entries, script
@@ -106,8 +113,19 @@ fuzz-redis:
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift $(REDIS_PURE:%=Sources/RedisBroker/%.swift) Tests/Fuzz/RedisMessageFuzzer.swift \
 	  -o .build/fuzz-redis/redis-messages
-	cd .build/fuzz-redis && ./redis-messages -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	cd .build/fuzz-redis && $(FUZZ_RUN) ./redis-messages -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/redis-corpus
+
+## libFuzzer on the JWT verifier and the claims parser (Sources/Auth with the protocol
+## module's JSON parser, as one module, linked with OpenSSL's libcrypto) for FUZZ_SECONDS,
+## with AddressSanitizer. Findings land in .build/fuzz-jwt/.
+fuzz-jwt:
+	mkdir -p .build/fuzz-jwt/corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol -I Sources/COpenSSL \
+	  -suppress-warnings Sources/LocstreamProtocol/*.swift Sources/Auth/*.swift Tests/Fuzz/JWTFuzzer.swift \
+	  -o .build/fuzz-jwt/tokens
+	cd .build/fuzz-jwt && $(FUZZ_RUN) ./tokens -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
+	  corpus ../../Tests/Fuzz/jwt-corpus
 
 clean:
 	rm -rf .build .build-tsan

@@ -14,7 +14,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis"),
         .systemLibrary(name: "CLibev"),
-        .target(name: "Auth", dependencies: ["COpenSSL"]),
+        .target(name: "Auth", dependencies: ["COpenSSL", "LocstreamProtocol"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
         .target(name: "OptionParsing"),

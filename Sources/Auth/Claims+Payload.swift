@@ -7,12 +7,12 @@ extension Claims {
     init(payload: JSONFields) throws(AuthError) {
         guard let subject = try payload.string("sub") else { throw AuthError(.missingClaim, "\"sub\" is missing") }
         guard !subject.isEmpty else { throw AuthError(.invalidClaim, "\"sub\" is empty") }
-        guard let expiresAt = try payload.integer("exp") else { throw AuthError(.missingClaim, "\"exp\" is missing") }
+        guard let expiry = try payload.integer("exp") else { throw AuthError(.missingClaim, "\"exp\" is missing") }
         self.init(
             subject: subject,
-            expiresAt: Self.date(expiresAt),
-            notBefore: try payload.integer("nbf").map(Self.date),
-            issuedAt: try payload.integer("iat").map(Self.date),
+            expirySeconds: expiry,
+            notBeforeSeconds: try payload.integer("nbf"),
+            issuedAtSeconds: try payload.integer("iat"),
             devicePatterns: try Self.patterns("devices", in: payload),
             areas: try payload.bool("areas") ?? false,
             publishPatterns: try Self.patterns("publish", in: payload)
@@ -36,10 +36,5 @@ extension Claims {
             )
         }
         return patterns
-    }
-
-    /// A JWT NumericDate (whole seconds since 1970 UTC) as a `Date`.
-    private static func date(_ seconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

@@ -53,9 +53,9 @@ extension Area {
         var writer = JSONObjectWriter(openBrace: true)
         switch self {
         case .bbox(let minLon, let minLat, let maxLon, let maxLat):
-            writer.value("bbox", .array([minLon, minLat, maxLon, maxLat].map(JSONValue.number)))
+            writer.value("bbox", .array([minLon, minLat, maxLon, maxLat].map { .number(JSONNumber($0)) }))
         case .circle(let lon, let lat, let radiusMeters):
-            writer.value("center", .array([.number(lon), .number(lat)]))
+            writer.value("center", .array([lon, lat].map { .number(JSONNumber($0)) }))
             writer.number("radius_m", radiusMeters)
         }
         bytes.append(contentsOf: writer.finish())

@@ -43,17 +43,11 @@ extension FieldRule<Int64> {
 }
 
 extension FieldRule<UInt64> {
-    /// A seq: a non-negative integer. A number written with a fraction or exponent, or beyond
-    /// `Int64.max`, arrives as a double; it counts only up to 2^53, where doubles stop being exact,
-    /// so a seq is refused rather than silently rounded.
+    /// A seq: a non-negative integer up to `Int64.max`, decided from its digits, so that a
+    /// seq is refused rather than silently rounded.
     static var sequence: Self {
         Self(expectation: "a non-negative integer") { value in
-            switch value {
-            case .integer(let number): UInt64(exactly: number)
-            case .number(let number) where number <= Double(ProtocolLimits.maxTimestamp):
-                UInt64(exactly: number)
-            default: nil
-            }
+            value.integerValue.flatMap { UInt64(exactly: $0) }
         }
     }
 }

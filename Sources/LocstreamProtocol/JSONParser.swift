@@ -10,10 +10,13 @@
 struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
+    /// Whether a member name repeated in one object is an error (else the last value wins).
+    private let refusesDuplicateKeys: Bool
 
     /// Creates a parser over one complete JSON text.
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], refusesDuplicateKeys: Bool = false) {
         self.bytes = bytes
+        self.refusesDuplicateKeys = refusesDuplicateKeys
     }
 
     /// Parses the whole text as exactly one JSON value surrounded by optional whitespace.
@@ -76,7 +79,13 @@ struct JSONParser {
                 case .comma:
                     continue nextValue
                 case .closeBrace where stack[top].isObject:
-                    value = .object(Dictionary(stack.removeLast().members) { _, last in last })
+                    let members = stack.removeLast().members
+                    let object = Dictionary(members) { _, last in last }
+                    guard !refusesDuplicateKeys || object.count == members.count else {
+                        index -= 1
+                        throw syntaxError("an object repeats a member name")
+                    }
+                    value = .object(object)
                 case .closeBracket where !stack[top].isObject:
                     value = .array(stack.removeLast().items)
                 default:
@@ -159,13 +168,14 @@ struct JSONParser {
             guard skipDigits() > 0 else { throw syntaxError("an exponent needs digits") }
         }
         let token = bytes[start..<index]
-        if isInteger, let value = Self.int64(token) {
+        if isInteger, let value = Self.int64(token), value != 0 || token.first != .minus {
             return .integer(value)
         }
-        guard let value = Double(String(decoding: token, as: UTF8.self)), value.isFinite else {
+        let text = String(decoding: token, as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
             throw syntaxError("number out of range")
         }
-        return .number(value)
+        return .number(JSONNumber(text: text, value: value))
     }
 
     /// Skips ASCII digits and returns how many there were.
@@ -300,6 +310,14 @@ extension JSONValue {
     /// deeper than `ProtocolLimits.maxJSONDepth`.
     public init(parsing bytes: some Collection<UInt8>) throws(ProtocolError) {
         var parser = JSONParser(Array(bytes))
+        self = try parser.parseDocument()
+    }
+
+    /// Parses like `init(parsing:)`, and also refuses an object that repeats a member name
+    /// (`bad_json`), for texts such as JWT claims, where two readers must never disagree on
+    /// which of two values counts.
+    public init(parsingWithUniqueKeys bytes: some Collection<UInt8>) throws(ProtocolError) {
+        var parser = JSONParser(Array(bytes), refusesDuplicateKeys: true)
         self = try parser.parseDocument()
     }
 }

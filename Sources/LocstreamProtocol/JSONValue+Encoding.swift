@@ -18,8 +18,8 @@ extension JSONValue {
             bytes.appendJSONBool(value)
         case .integer(let value):
             bytes.appendJSONInteger(value)
-        case .number(let value):
-            bytes.appendJSONNumber(value)
+        case .number(let number):
+            bytes.append(contentsOf: number.text.utf8)
         case .string(let value):
             bytes.appendJSONString(value)
         case .array(let items):

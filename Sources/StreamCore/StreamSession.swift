@@ -203,7 +203,7 @@ public final class StreamSession {
             verified = try authentication.verify(token, Date())
         } catch {
             environment.metrics.authFailures[error.reason.rawValue]?.increment()
-            environment.logger.info(
+            environment.logger.refused(
                 "auth failed", ["conn": connectionID, "reason": error.reason.rawValue, "detail": error.message])
             throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
         }
@@ -211,12 +211,14 @@ public final class StreamSession {
         scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
         tokenWatch?.cancel()
-        tokenWatch = TokenWatch.start(expiresAt: verified.expiresAt, authentication: authentication, sink: sink)
         environment.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
         if replying {
-            let exp = Int64(verified.expiresAt.timeIntervalSince1970)
-            sink.sendControl(ServerMessage.authed(client: verified.subject, exp: exp).encoded())
+            sink.sendControl(ServerMessage.authed(client: verified.subject, exp: verified.expirySeconds).encoded())
         }
+        // After `authed`: a token with less than the warning lead left is warned at once, and
+        // the warning must not overtake the reply (issue 13, item 21).
+        tokenWatch = TokenWatch.start(
+            remaining: verified.timeLeft(at: Date()), authentication: authentication, sink: sink)
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()
         }

@@ -11,8 +11,8 @@ import Observability
 /// `sub` prepares the new subscription, then cancels the running task, then makes the
 /// new generation current on the sink (purging every queued frame of the old one and
 /// queueing `subscribed` in the same critical section), and only then starts the new
-/// task. The same `sub` with the same target is a no-op; with another target it is
-/// `sub_id_reused`. Ending the scope cancels the task and releases its hub entries.
+/// task. The same `sub` with the same target (devices compared as a set) and thinning is a
+/// no-op; with another target or other thinning it is `sub_id_reused`. Ending the scope cancels the task and releases its hub entries.
 ///
 /// A scope is driven by its connection's task alone, one message at a time.
 public final class SubscriptionScope {
@@ -83,9 +83,15 @@ public final class SubscriptionScope {
         Watch, LocationStream, HubRegistration
     )? {
         if let running, running.request.sub == request.sub {
-            guard running.request.target == request.target else {
+            guard running.request.target.isSame(as: request.target) else {
                 throw ProtocolError(
                     .subIdReused, "sub '\(request.sub)' is already in use with another target; choose a new sub id",
+                    failedOp: "subscribe")
+            }
+            guard running.request.hasSameThinning(as: request) else {
+                throw ProtocolError(
+                    .subIdReused,
+                    "sub '\(request.sub)' is already in use with other thinning (min_interval_ms, min_distance_m); choose a new sub id",
                     failedOp: "subscribe")
             }
             sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())

@@ -5,9 +5,11 @@ import LocstreamProtocol
 /// expires, and the 1008 close at expiry. A refresh replaces the watch; cancelling
 /// it stops both.
 struct TokenWatch {
-    /// Starts watching a token that expires at `expiresAt`.
-    static func start(expiresAt: Date, authentication: TokenAuthentication, sink: any FrameSink) -> Task<Void, Never> {
-        let remaining = Duration.seconds(expiresAt.timeIntervalSinceNow)
+    /// Starts watching a token with `remaining` time left (`Claims.timeLeft`, clamped to
+    /// ±100 years, so the sums below and the sleeps cannot overflow).
+    static func start(remaining: Duration, authentication: TokenAuthentication, sink: any FrameSink) -> Task<
+        Void, Never
+    > {
         let warnIn = remaining - authentication.warningLead
         let closeIn = remaining + authentication.leeway
         return Task {

@@ -16,15 +16,25 @@ struct LocstreamService: WebSocketServerDelegate {
 
     func decideUpgrade(_ request: UpgradeRequest) -> UpgradeDecision {
         if let allowed = settings.allowedOrigins, let origin = request.origin, !allowed.contains(origin) {
-            logger.warning(
-                "upgrade refused", ["peer": request.remoteAddress, "status": 403, "reason": "origin not allowed"])
-            return .reject(status: 403)
+            return refuse(request, status: 403, reason: "origin not allowed")
         }
         return switch request.path {
         case Self.streamPath: .accept
         case EchoEndpoint.path where settings.enableEcho: .accept
-        default: .reject(status: 404)
+        default: refuse(request, status: 404, reason: "no WebSocket endpoint at this path")
         }
+    }
+
+    /// Counts and logs (throttled) a refused upgrade.
+    private func refuse(_ request: UpgradeRequest, status: Int, reason: String) -> UpgradeDecision {
+        metrics.routeRefusals[String(status)]?.increment()
+        logger.refused(
+            "upgrade refused",
+            [
+                "peer": request.remoteAddress, "path": RouteRefusal.shown(request.path), "status": status,
+                "reason": reason,
+            ])
+        return .reject(status: status)
     }
 
     func serve(_ connection: WebSocketConnection) async {
@@ -60,6 +70,13 @@ struct LocstreamService: WebSocketServerDelegate {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let response = await route(request)
+        RouteRefusal(response: response)?.record(request, metrics: metrics, logger: logger)
+        return response
+    }
+
+    /// The response of the route `request` names.
+    private func route(_ request: HTTPRequest) async -> HTTPResponse {
         let routes = LocationRoutes(environment: environment)
         switch (request.method, request.path) {
         case ("GET", let path) where MapPage.paths.contains(path):

@@ -6,10 +6,17 @@ struct ServerMetrics: Sendable {
     let connections: Gauge
     let connectionsOpened: Counter
     let echoMessages: Counter
+    /// Requests our routes answered with a client error (4xx), by status.
+    let routeRefusals: LabeledCounter
+    /// The statuses `routeRefusals` counts.
+    static let refusalStatuses = [400, 401, 403, 404, 405, 413]
 
     init() {
         connections = registry.gauge("connections", help: "Open WebSocket connections.")
         connectionsOpened = registry.counter("connections_opened_total", help: "WebSocket connections accepted.")
         echoMessages = registry.counter("echo_messages_total", help: "Messages returned by /v1/echo.")
+        routeRefusals = registry.counter(
+            "http_route_refusals_total", help: "HTTP requests and upgrades the routes refused (4xx), by status.",
+            label: "status", values: Self.refusalStatuses.map(String.init))
     }
 }

@@ -65,12 +65,6 @@ import Testing
         #expect(TestSecrets.refusal(try TestSecrets.hs256Verifier(), token) == nil)
     }
 
-    @Test func lastDuplicateMemberWins() throws {
-        let token = try TokenFactory.hs256(#"{"sub":"first","exp":\#(exp),"sub":"last"}"#)
-        let claims = try TestSecrets.hs256Verifier().verify(token: token, now: TestSecrets.nowDate)
-        #expect(claims.subject == "last")
-    }
-
     @Test func unicodeSubjectAndPatternsRoundTrip() throws {
         let token = try TokenFactory.hs256(#"{"sub":"kurier-ü","exp":\#(exp),"devices":["fahrzeug-ü*"]}"#)
         let claims = try TestSecrets.hs256Verifier().verify(token: token, now: TestSecrets.nowDate)

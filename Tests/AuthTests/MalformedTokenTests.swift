@@ -67,6 +67,36 @@ import Testing
         }
     }
 
+    /// Claims sets that a lenient parser reads one way and another parser another way, or that
+    /// are not JSON at all: each is refused as malformed, never read (issue 13, item 7).
+    static let ambiguousPayloads = [
+        #"{"sub":"first","exp":1700000600,"sub":"last"}"#,
+        #"{"sub":"c","exp":1700000600,"exp":9223372036854775807}"#,
+        #"{"sub":"c","exp":1700000600,"devices":["*"],"devices":[]}"#,
+        #"{"sub":"c","exp":1700000600,"x":{"a":1,"a":2}}"#,
+        #"{"sub":"c","exp":1700000600,}"#,
+        #"{"sub":"c","exp":1700000600,"devices":["*",]}"#,
+        #"{"sub":"c","exp":NaN}"#,
+        #"{"sub":"c","exp":1700000600,"x":Infinity}"#,
+        #"{"sub":"c","exp":01700000600}"#,
+        #"{"sub":"c","exp":1700000600,"x":1e400}"#,
+        #"{"sub":"c","exp":1700000600,"x":"\ud800"}"#,
+        #"{"sub":"c","exp":1700000600} {}"#,
+        #"{"sub":"c","exp":1700000600,"x":"# + String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+            + "}",
+    ]
+
+    @Test(arguments: ambiguousPayloads)
+    func ambiguousOrInvalidPayloadIsMalformed(payload: String) throws {
+        let token = try TokenFactory.hs256(payload)
+        #expect(TestSecrets.refusal(try TestSecrets.hs256Verifier(), token) == .malformed)
+    }
+
+    @Test func repeatedHeaderMemberIsMalformed() throws {
+        let token = try TokenFactory.hs256(TestSecrets.payload(), header: #"{"alg":"none","alg":"HS256"}"#)
+        #expect(TestSecrets.refusal(try TestSecrets.hs256Verifier(), token) == .malformed)
+    }
+
     @Test func payloadThatIsNotUTF8IsMalformed() throws {
         let input = TokenFactory.hs256Header
         let header = TokenFactory.base64URL(Array(input.utf8))

@@ -65,7 +65,11 @@ struct ClientMessageDecodingTests {
             (#"{"op":"ping","t":1764421200123}"#, .integer(1_764_421_200_123)),
             (#"{"op":"ping","t":-5}"#, .integer(-5)),
             (#"{"op":"ping","t":0.25}"#, .number(0.25)),
-            (#"{"op":"ping","t":12345678901234567890123}"#, .number(12_345_678_901_234_567_741_440)),
+            (
+                #"{"op":"ping","t":12345678901234567890123}"#,
+                .number(JSONNumber(text: "12345678901234567890123", value: 12_345_678_901_234_567_741_440))
+            ),
+            (#"{"op":"ping","t":-0}"#, .number(JSONNumber(text: "-0", value: -0.0))),
         ])
     func ping(text: String, t: JSONValue?) {
         #expect(decoded(text) == .ping(t: t))

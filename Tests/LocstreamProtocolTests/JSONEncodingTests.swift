@@ -20,8 +20,6 @@ struct JSONEncodingTests {
         #expect(text(.number(8.3)) == "8.3")
         #expect(text(.number(52.520008)) == "52.520008")
         #expect(text(.number(-0.5)) == "-0.5")
-        #expect(text(.number(.nan)) == "null")
-        #expect(text(.number(.infinity)) == "null")
     }
 
     @Test func stringEscaping() {
@@ -48,7 +46,8 @@ struct JSONEncodingTests {
                 "nested": .object(["x": .number(1e-7)]),
             ]),
             .array([
-                .number(1e21), .number(.leastNonzeroMagnitude), .number(.greatestFiniteMagnitude),
+                .number(1e21), .number(JSONNumber(.leastNonzeroMagnitude)),
+                .number(JSONNumber(.greatestFiniteMagnitude)),
                 .integer(.min),
             ]),
             .string(String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self)),

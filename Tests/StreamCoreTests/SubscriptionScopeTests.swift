@@ -72,6 +72,51 @@ struct SubscriptionScopeTests {
         #expect(await sink.wait { locs($0).count == 1 })
     }
 
+    @Test("a device target is a set: the same devices in another order, or repeated, are the same target")
+    func deviceTargetIsASet() async throws {
+        try await scope.subscribe(request("A", ["m-1", "m-2"]))
+        for devices in [["m-2", "m-1"], ["m-1", "m-2", "m-1"], ["m-2", "m-2", "m-1"]] {
+            try await scope.subscribe(request("A", devices))
+            #expect(sink.messages.last == .subscribed(sub: "A", restarted: false, snapshot: 0), "\(devices)")
+        }
+        for devices in [["m-1"], ["m-1", "m-2", "m-3"]] {
+            await expectReused(request("A", devices))
+        }
+        #expect(metrics.switches.count == 0 && scope.currentTarget == .devices(["m-1", "m-2"]))
+    }
+
+    /// Subscribing with `request` must fail with `sub_id_reused`.
+    private func expectReused(_ request: SubscribeRequest, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let error = await #expect(throws: ProtocolError.self, sourceLocation: sourceLocation) {
+            try await scope.subscribe(request)
+        }
+        #expect(error?.code == .subIdReused, "\(request)", sourceLocation: sourceLocation)
+    }
+
+    @Test("other thinning under the same sub is sub_id_reused; other snapshot or since is a no-op")
+    func thinningIsPartOfTheSubscription() async throws {
+        let running = SubscribeRequest(sub: "A", target: .devices(["a"]), minIntervalMs: 1000)
+        try await scope.subscribe(running)
+        var others = [running, running, running, running]
+        others[0].minIntervalMs = 2000
+        others[1].minIntervalMs = nil
+        others[2].minDistanceMeters = 5
+        others[3].minIntervalMs = 0
+        for other in others {
+            await expectReused(other)
+        }
+        var opening = running
+        opening.snapshot = false
+        opening.since = ["a": 7]
+        try await scope.subscribe(opening)
+        #expect(sink.messages.last == .subscribed(sub: "A", restarted: false, snapshot: 0))
+        try await scope.subscribe(SubscribeRequest(sub: "B", target: .devices(["a"])))
+        var unthinned = SubscribeRequest(sub: "B", target: .devices(["a"]), minIntervalMs: 0, minDistanceMeters: 0)
+        unthinned.snapshot = false
+        try await scope.subscribe(unthinned)
+        #expect(sink.messages.last == .subscribed(sub: "B", restarted: false, snapshot: 0))
+    }
+
     @Test("a degenerate or too large area is bad_request, and the running subscription stays")
     func badAreaRefused() async throws {
         try await scope.subscribe(request("A", ["a"]))

@@ -21,9 +21,15 @@ enum TestTokens {
         ]
         if let devices { claims["devices"] = devices }
         if let publish { claims["publish"] = publish }
+        let payload = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
+        return try signed(payload: payload, algorithm: algorithm, key: key)
+    }
+
+    /// A token whose payload is `payload` exactly as written (numbers beyond what
+    /// `JSONSerialization` writes, repeated keys…), signed HS256 with `key`.
+    static func signed(payload: String, algorithm: String = "HS256", key: String = secret) throws -> String {
         let header = try base64URL(JSONSerialization.data(withJSONObject: ["alg": algorithm, "typ": "JWT"]))
-        let payload = try base64URL(JSONSerialization.data(withJSONObject: claims))
-        let input = header + "." + payload
+        let input = header + "." + base64URL(Data(payload.utf8))
         guard algorithm != "none" else { return input + "." }
         return input + "." + base64URL(try hmac(Data(input.utf8), key: key))
     }
