@@ -6,7 +6,7 @@ import Foundation
 /// through `Double` and back traps ("Double value cannot be converted to Int64"), and a
 /// `Duration` or a sleep of that length overflows. So instants are kept as whole seconds, a
 /// `Date` is turned into seconds with `unixSeconds(of:)` (clamped, never trapping), and a time
-/// left is clamped to `horizon` either way: no connection lives a hundred years.
+/// left is clamped to `horizonSeconds` either way: no connection lives a hundred years.
 public enum ExpiryMaths {
     /// The longest time left (or past) that `timeLeft` reports: 100 years.
     public static let horizonSeconds: Int64 = 100 * 366 * 86_400

@@ -7,7 +7,7 @@ import LocstreamProtocol
 public enum AccessPolicy: Sendable {
     /// No authentication: every op is allowed.
     case open
-    /// JWTs, verified by `verifier`.
+    /// JWTs, checked by the `TokenAuthentication`'s `verify`.
     case tokens(TokenAuthentication)
 
     /// Whether authentication is required.

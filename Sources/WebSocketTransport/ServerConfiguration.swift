@@ -4,7 +4,7 @@ import Observability
 public struct ServerConfiguration: Sendable {
     /// The address to bind, e.g. `0.0.0.0` or `127.0.0.1`.
     public var host = "0.0.0.0"
-    /// The port; 0 picks a free one (see `WebSocketServer.port`).
+    /// The port; 0 picks a free one, which `WebSocketServer.start()` returns.
     public var port = 8080
     /// PEM certificate and key paths; both set means the server speaks TLS (`wss://`).
     public var tlsCertificatePath: String?

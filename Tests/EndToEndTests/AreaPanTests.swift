@@ -68,7 +68,7 @@ extension EndToEnd {
             try await Self.panWhileMoving(publishingTo: server, viewingOn: server)
         }
 
-        /// Moves the city through `publishNode` while a viewer on `viewNode` pans 50
+        /// Moves the city through `publishNode` while a viewer on `server` pans 50
         /// times, then checks every pan and that the hub is empty once the viewer leaves.
         static func panWhileMoving(publishingTo publishNode: ServerHarness, viewingOn server: ServerHarness)
             async throws

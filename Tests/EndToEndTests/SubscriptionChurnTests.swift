@@ -15,7 +15,7 @@ extension EndToEnd {
             try await Self.churn(publishingTo: url, viewingOn: url)
         }
 
-        /// 20 viewers on `viewURL` each switch `switches` times while a publisher on
+        /// 20 viewers on `url` each switch `switches` times while a publisher on
         /// `publishURL` floods 20 devices; after each `subscribed`, every frame must be of
         /// the new sub.
         static func churn(publishingTo publishURL: String, viewingOn url: String, switches: Int = 60) async throws {

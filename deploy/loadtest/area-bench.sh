@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Publication cost against the number of matching area subscriptions (issue 7).
+# Publication cost against the number of matching area subscriptions: does an
+# area subscription cost a publication anything when the device is outside it?
 #
 # Starts a release stream-server on a free port, runs area_bench.py against it, and
 # stops it. Rows with the same `matching` and a different `background` (non-matching

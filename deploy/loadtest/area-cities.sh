@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Publications/s one node handles with 10,000 city-sized viewports and 10,000 moving
 # devices, against the same load with no viewer and with 10,000 device subscriptions
-# (issue 7). Starts a release stream-server on 127.0.0.1 pinned to core 0, runs
+# (what area subscriptions cost at city scale). Starts a release stream-server on 127.0.0.1 pinned to core 0, runs
 # area_cities.py (publishers and viewer workers) pinned to core 1, and stops the server.
 # Prints one line per phase; OUT=FILE appends the rows as JSON lines.
 #

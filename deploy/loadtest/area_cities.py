@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Publications/s one node handles with 10,000 city-sized viewports and 10,000 moving devices.
 
-Issue 7's first figure. Devices random-walk inside the metro boxes of 30 European cities
+The headline figure for area subscriptions. Devices random-walk inside the metro boxes of 30 European cities
 (box area proportional to population, so device density is the same everywhere); each
 viewer connection holds one area subscription, a 0.2° × 0.1° viewport (about 14 × 11 km)
 placed uniformly inside a city's box, viewers spread over cities like the devices. A few

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue-8 closing figures: the live map page (GET /) with 500 simulated devices in view.
+# Live map page figures: what the page at GET / receives and draws with 500 simulated
+# devices in view.
 #
 # Starts a release stream-server (embedded broker) on a free loopback port, then for each
 # rate in RATES runs page_figures.py: `stream-client simulate` with DEVICES devices in the
@@ -63,7 +64,7 @@ trap 'rm -f "$log"' EXIT
 
 chromium_version="$(/usr/bin/chromium --version 2>/dev/null | head -1 || echo unknown)"
 {
-    echo "# Live map page figures (issue 8)"
+    echo "# Live map page figures"
     echo
     echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
     echo "$chromium_version headless, everything on one machine over loopback."

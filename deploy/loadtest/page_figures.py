@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live map page figures (issue 8): frames/s the page receives with N simulated devices
+"""Live map page figures: frames/s the page receives with N simulated devices
 in view, the page's render rate, heap, and the CPU of the browser and the server.
 
 For each rate in --rates: starts `stream-client simulate` (N devices in the page's

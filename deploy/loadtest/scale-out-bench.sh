@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Scale-out figures (issue 6). In one run, on loopback:
+# Scale-out figures: several nodes on the Redis broker against one node. In one run,
+# on loopback:
 #   1. the same fanout load against one node with the embedded broker, and against two
 #      nodes on one redis-server, publishers on node1 and subscribers on node2:
 #      delivered frames/s, latency, and the CPU of every process (nodes, Redis, bench);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Redis recovery figures for scale-out-bench.sh (issue 6).
+"""Redis recovery figures for scale-out-bench.sh: how a two-node deployment comes back
+after Redis is killed and restarted.
 
 Starts redis-server (append-only file, fsync always) and two stream-server nodes on
 loopback, publishes one device on node1 (ack per publish) while a viewer on node2

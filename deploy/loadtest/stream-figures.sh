@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue-3 figures for location streams on one node, with Mosquitto (MQTT over WebSocket)
-# measured in the same run as the peer. The server (or the broker) is pinned to core 0 and
+# Location-stream figures for one node (fan-out, switching, saturation, on libev and on
+# poll), with Mosquitto (MQTT over WebSocket) measured in the same run as the peer. The server (or the broker) is pinned to core 0 and
 # the generator to core 1. Writes deploy/loadtest/results/stream.md and stream.jsonl (the
 # raw reports, one JSON object per run, bench field names).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue-2 transport figures: idle memory per connection and echo round trips, each
+# Transport figures: idle memory per connection and echo round trips, each
 # against a Python `websockets` server measured in the same run. Loopback only;
 # bounded. Writes deploy/loadtest/results/transport.md.
 set -euo pipefail
