@@ -2,7 +2,7 @@
 /// under the hard time limit, and what it reports.
 public struct BenchRun: Sendable {
     /// What to run.
-    public let settings: BenchSettings
+    let settings: BenchSettings
 
     /// A run of `settings`.
     public init(settings: BenchSettings) { self.settings = settings }
