@@ -33,10 +33,12 @@ let package = Package(
                 "Observability", "OptionParsing", "ProcessLifecycle",
             ]
         ),
+        .target(
+            name: "LoadBench", dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability"]),
         .executableTarget(
             name: "Client",
             dependencies: [
-                "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing",
+                "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing",
                 "ProcessLifecycle",
             ]
         ),
@@ -50,7 +52,9 @@ let package = Package(
         .testTarget(
             name: "RedisBrokerTests", dependencies: ["RedisBroker", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
-            name: "ClientTests", dependencies: ["Client", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
+            name: "ClientTests",
+            dependencies: ["Client", "LoadBench", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
+        .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking"]

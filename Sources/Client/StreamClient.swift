@@ -1,3 +1,4 @@
+import LoadBench
 import OptionParsing
 
 /// The `stream-client` command line: picks the subcommand, parses its options and runs it.

@@ -1,3 +1,5 @@
+import LoadBench
+
 /// The subcommands of `stream-client`, in the order `--help` lists them.
 enum Subcommand: String, CaseIterable, Sendable {
     case subscribe

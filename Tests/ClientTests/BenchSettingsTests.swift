@@ -1,8 +1,8 @@
 import LocstreamProtocol
-import OptionParsing
 import Testing
 
 @testable import Client
+@testable import LoadBench
 
 /// The usage error `BenchSettings` throws for `arguments`, or nil.
 private func usageError(_ arguments: [String]) -> String? {
@@ -14,7 +14,7 @@ private func usageError(_ arguments: [String]) -> String? {
     }
 }
 
-/// The command line of `stream-client bench`, and the loopback source addresses.
+/// The command line of `stream-client bench`.
 @Suite("bench options")
 struct BenchSettingsTests {
     private let url = "ws://127.0.0.1:8080"
@@ -58,22 +58,5 @@ struct BenchSettingsTests {
     func exitStatus() async {
         #expect(await StreamClient.run(arguments: ["bench", url], environment: [:]) == ExitStatus.usage)
         #expect(await StreamClient.run(arguments: ["bench", "--help"], environment: [:]) == ExitStatus.success)
-    }
-
-    @Test("too many connections for the open-file limit is a usage error naming the option")
-    func fileLimit() {
-        #expect(throws: UsageError.self) { try FileLimit.ensure(Int(Int32.max), option: "--connections") }
-        #expect(throws: Never.self) { try FileLimit.ensure(10, option: "--connections") }
-    }
-
-    @Test("source addresses only for a 127.x literal, dealt round-robin")
-    func sources() {
-        let sources = SourceAddresses(count: 3, host: "127.0.0.1")
-        #expect(sources.addresses == ["127.0.0.1", "127.0.0.2", "127.0.0.3"])
-        #expect(sources.address(for: 4) == "127.0.0.2")
-        #expect(SourceAddresses(count: 3, host: "localhost").address(for: 0) == nil)
-        #expect(SourceAddresses(count: 3, host: "10.0.0.1").addresses.isEmpty)
-        #expect(SourceAddresses(count: 999, host: "127.1.2.3").addresses.count == 254)
-        #expect(!SourceAddresses.isLoopbackLiteral("127.0.0") && !SourceAddresses.isLoopbackLiteral("127.0.0.256"))
     }
 }

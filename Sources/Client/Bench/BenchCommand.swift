@@ -1,5 +1,5 @@
 import Foundation
-import OptionParsing
+import LoadBench
 
 /// `stream-client bench`: runs one scenario under a hard time limit, then prints the human
 /// summary (stderr) and the JSON report (stdout, and appended to `--out`).
@@ -8,66 +8,21 @@ struct BenchCommand: Sendable {
 
     /// Runs the benchmark; returns the exit status.
     func run() async -> Int32 {
+        let bench = BenchRun(settings: settings)
         do {
-            try FileLimit.ensure(settings.connectionsNeeded, option: settings.connectionsOption)
+            try bench.raiseFileLimit()
         } catch {
             Console.error("bench: \(error)")
             return ExitStatus.usage
         }
-        settings.scheduling.apply()
-        let connector: BenchConnector
-        do {
-            connector = try await BenchConnector.start(settings)
-        } catch {
-            Console.error("bench: \(error)")
-            return ExitStatus.failure
-        }
-        let (outcome, timeline) = await runWithinTimeLimit(connector)
-        await connector.shutdown()
-        switch outcome {
+        switch await bench.run() {
         case .failure(let failure):
             Console.error("bench: \(failure)")
             return ExitStatus.failure
-        case .success(let report):
-            for line in BenchSummary.lines(report) { Console.text(line, toStandardError: true) }
-            let json = report.json.json
-            Console.out(json)
-            return write(json: json, timeline: timeline) ? ExitStatus.success : ExitStatus.failure
-        }
-    }
-
-    /// Runs the scenario; if `--time-limit` passes first, cancels it and keeps what it reports.
-    private func runWithinTimeLimit(_ connector: BenchConnector) async -> (
-        Result<BenchReport, BenchFailure>, [String]
-    ) {
-        let limit = Duration.seconds(settings.timeLimit)
-        let settings = self.settings
-        return await withTaskGroup(of: (Result<BenchReport, BenchFailure>, [String])?.self) { group in
-            group.addTask { await BenchScenarioRunner(settings: settings, connector: connector).run() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            var outcome: (Result<BenchReport, BenchFailure>, [String])?
-            var timedOut = false
-            while let next = await group.next() {
-                if let next {
-                    outcome = next
-                    group.cancelAll()
-                } else if outcome == nil {
-                    timedOut = true
-                    group.cancelAll()
-                }
-            }
-            guard let (first, timeline) = outcome else {
-                return (.failure(BenchFailure("stopped by --time-limit before any result")), [])
-            }
-            var result = first
-            if timedOut, case .success(var report) = result {
-                report.completed = false
-                result = .success(report)
-            }
-            return (result, timeline)
+        case .success(let result):
+            for line in result.summary { Console.text(line, toStandardError: true) }
+            Console.out(result.json)
+            return write(json: result.json, timeline: result.timeline) ? ExitStatus.success : ExitStatus.failure
         }
     }
 

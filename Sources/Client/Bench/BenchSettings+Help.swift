@@ -1,3 +1,4 @@
+import LoadBench
 import OptionParsing
 
 extension BenchSettings {

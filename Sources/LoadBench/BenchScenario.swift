@@ -1,5 +1,5 @@
 /// The load shapes `stream-client bench` knows.
-enum BenchScenario: String, CaseIterable, Sendable {
+public enum BenchScenario: String, CaseIterable, Sendable {
     case fanout
     case churn
     case capacity
@@ -7,7 +7,7 @@ enum BenchScenario: String, CaseIterable, Sendable {
     case storm
 
     /// One line for `--help`.
-    var summary: String {
+    public var summary: String {
         switch self {
         case .fanout: "S subscribers, each watching K of D devices, while publishers send R updates/s in batches."
         case .churn: "fanout, with every subscriber switching its sub every --switch-ms: stale frames, ack latency."

@@ -1,7 +1,7 @@
 import LocstreamProtocol
 import Testing
 
-@testable import Client
+@testable import LoadBench
 
 /// The bench's byte-copying publish encoder.
 @Suite("bench publish encoder")

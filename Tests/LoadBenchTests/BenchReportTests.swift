@@ -2,7 +2,7 @@ import Foundation
 import LocstreamProtocol
 import Testing
 
-@testable import Client
+@testable import LoadBench
 
 /// The JSON report, its number formatting, and the /proc readers behind its CPU and RSS.
 @Suite("bench report")

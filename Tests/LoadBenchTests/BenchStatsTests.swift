@@ -2,7 +2,7 @@ import Locking
 import LocstreamProtocol
 import Testing
 
-@testable import Client
+@testable import LoadBench
 
 /// A loc frame as the server sends it.
 private func loc(sub: String, device: String, seq: UInt64, ts: Int64) -> [UInt8] {

@@ -8,7 +8,7 @@ import Foundation
 /// nothing. `SCHED_BATCH` turns off wake-up preemption for the bench's own threads (it
 /// needs no privilege and touches no other process), which on this machine took one bench
 /// core from about 400k to about 500k received frames/s.
-enum ThreadScheduling: String, CaseIterable, Sendable {
+public enum ThreadScheduling: String, CaseIterable, Sendable {
     case batch
     case normal
 

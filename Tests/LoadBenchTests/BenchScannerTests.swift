@@ -1,7 +1,7 @@
 import LocstreamProtocol
 import Testing
 
-@testable import Client
+@testable import LoadBench
 
 /// The loc frame the server would send for `location` on subscription `sub`.
 private func serverFrame(sub: String, _ location: Location) -> [UInt8] {

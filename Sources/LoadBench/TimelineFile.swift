@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a run's per-second samples, one JSON object per line, for `plot.py`.
-enum TimelineFile {
+public enum TimelineFile {
     /// The lines for the first `seconds` seconds of `tally` (the window and the drain).
     static func lines(_ tally: BenchTally, scenario: BenchScenario, label: String?) -> [String] {
         tally.seconds.enumerated().map { index, second in
@@ -24,13 +24,13 @@ enum TimelineFile {
     }
 
     /// Writes `lines` to `path`, replacing it.
-    static func write(_ lines: [String], to path: String) throws {
+    public static func write(_ lines: [String], to path: String) throws {
         let text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
     /// Appends `line` and a newline to `path`, creating it.
-    static func append(_ line: String, to path: String) throws {
+    public static func append(_ line: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         if !FileManager.default.fileExists(atPath: path) {
             try Data().write(to: url)

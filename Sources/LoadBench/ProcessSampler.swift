@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a process's CPU time and resident memory from `/proc`.
-struct ProcessSampler: Sendable {
+public struct ProcessSampler: Sendable {
     /// One reading of a process's CPU time.
     struct CPUReading: Sendable {
         /// User plus system time, in clock ticks.
@@ -13,10 +13,13 @@ struct ProcessSampler: Sendable {
     /// The process, or nil for this one (`/proc/self`).
     let pid: Int32?
 
+    /// A sampler of process `pid`, or of this process when nil.
+    public init(pid: Int32?) { self.pid = pid }
+
     private var directory: String { pid.map { "/proc/\($0)" } ?? "/proc/self" }
 
     /// Whether the process exists and its `/proc` entry is readable.
-    var isReadable: Bool { cpu() != nil }
+    public var isReadable: Bool { cpu() != nil }
 
     /// utime + stime from `/proc/PID/stat` (fields 14 and 15), or nil.
     func cpu() -> CPUReading? {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Client
+@testable import LoadBench
 
 /// The log-bucketed latency histogram.
 @Suite("bench latency histogram")
