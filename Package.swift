@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The server's map page (`Sources/StreamServer/MapPage`) is embedded with `.embedInCode`:
+/// SwiftPM compiles each file into `PackageResources` as bytes, so no Foundation `Bundle`
+/// and no resource directory beside the executable is needed.
+///
 /// `-DLOCSTREAM_TSAN` swaps `Synchronization.Mutex` for a pthread mutex that
 /// ThreadSanitizer can see (see `Sources/Locking`). `make tsan` sets it.
 let package = Package(
@@ -31,6 +35,9 @@ let package = Package(
             dependencies: [
                 "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker", "Locking",
                 "Observability", "OptionParsing", "ProcessLifecycle",
+            ],
+            resources: [
+                .embedInCode("MapPage/index.html"), .embedInCode("MapPage/map.js"), .embedInCode("MapPage/map.css"),
             ]
         ),
         .target(

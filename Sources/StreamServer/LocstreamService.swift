@@ -78,9 +78,10 @@ struct LocstreamService: WebSocketServerDelegate {
     /// The response of the route `request` names.
     private func route(_ request: HTTPRequest) async -> HTTPResponse {
         let routes = LocationRoutes(environment: environment)
+        if request.method == "GET", let asset = MapPage.assets[request.path] {
+            return asset.response(to: request)
+        }
         switch (request.method, request.path) {
-        case ("GET", let path) where MapPage.paths.contains(path):
-            return MapPage.response
         case ("GET", "/healthz"):
             return .json(200, #"{"status":"ok"}"#)
         case ("GET", "/readyz"):

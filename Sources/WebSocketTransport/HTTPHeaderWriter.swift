@@ -3,7 +3,7 @@ import CWebsockets
 /// Writes a response's status line and headers through lws's HTTP helpers.
 enum HTTPHeaderWriter {
     /// Writes the headers of `response` (its `Content-Length` even when the body is not
-    /// sent, as for HEAD), with `Connection: close` when `closing`; false when lws refused.
+    /// sent, as for HEAD or a 304), with `Connection: close` when `closing`; false when lws refused.
     static func write(_ response: HTTPResponse, to wsi: OpaquePointer, closing: Bool) -> Bool {
         let pre = locstream_lws_pre()
         let headers = response.headers + (closing ? [("connection", "close")] : [])

@@ -8,6 +8,8 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     /// `Authorization`, if sent.
     public var authorization: String?
+    /// `If-None-Match`, if sent (several header lines joined with commas).
+    public var ifNoneMatch: String?
     /// The peer's address.
     public var remoteAddress: String
     /// The request body (POST), bounded by the server's body limit.
@@ -16,12 +18,13 @@ public struct HTTPRequest: Sendable {
     /// A request with the given parts.
     public init(
         method: String, path: String, query: [String: String] = [:], authorization: String? = nil,
-        remoteAddress: String = "", body: [UInt8] = []
+        ifNoneMatch: String? = nil, remoteAddress: String = "", body: [UInt8] = []
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.authorization = authorization
+        self.ifNoneMatch = ifNoneMatch
         self.remoteAddress = remoteAddress
         self.body = body
     }

@@ -270,7 +270,8 @@ final class ServerLoop: ServiceLoop {
         case .success(let length):
             let request = HTTPRequest(
                 method: head.method == "HEAD" ? "GET" : head.method, path: head.target, query: WSIHeaders.query(wsi),
-                authorization: WSIHeaders.value(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), remoteAddress: peer)
+                authorization: WSIHeaders.value(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                ifNoneMatch: WSIHeaders.value(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), remoteAddress: peer)
             let exchange = HTTPExchange(wsi: wsi, request: request, omitsBody: head.method == "HEAD")
             exchanges[id] = exchange
             // With a body, lws delivers it and then BODY_COMPLETION answers.
@@ -302,7 +303,8 @@ final class ServerLoop: ServiceLoop {
     private func deliver(_ exchange: HTTPExchange, id: ConnectionID) {
         guard let response = exchange.response.withLock({ $0 }) else { return }
         exchanges[id] = nil
-        _ = write(response, to: exchange.wsi, closing: true, omittingBody: exchange.omitsBody)
+        // A 304 has no content (RFC 9110 §15.4.5); its Content-Length is the 200's (§8.6).
+        _ = write(response, to: exchange.wsi, closing: true, omittingBody: exchange.omitsBody || response.status == 304)
         _ = lws_rx_flow_control(exchange.wsi, 1)
         lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
     }

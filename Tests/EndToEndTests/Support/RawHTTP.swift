@@ -22,7 +22,10 @@ struct RawHTTPResponse {
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
         let lengthLine = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
         let length = lengthLine.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
-        let bodyBytes = try length.map { try socket.read(exactly: $0) } ?? socket.readToEnd()
+        // A HEAD answer and a 304 have no body whatever their Content-Length (RFC 9112 §6.3):
+        // read what the server sends before it closes, which must be nothing.
+        let bodiless = method == "HEAD" || status == 304
+        let bodyBytes = try length.flatMap { bodiless ? nil : try socket.read(exactly: $0) } ?? socket.readToEnd()
         return RawHTTPResponse(status: status, headers: head, body: String(decoding: bodyBytes, as: UTF8.self))
     }
 
