@@ -28,6 +28,11 @@ struct ServerSettings: Sendable {
     /// `--print-config` was given.
     var printOnly = false
 
+    /// Every setting at its default: what `--help` and `--print-config` show as the default.
+    static let defaults = ServerSettings()
+
+    private init() {}
+
     /// Reads the settings from arguments, the environment and the config file.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         var options = try ParsedOptions(
@@ -71,7 +76,7 @@ struct ServerSettings: Sendable {
     }
 
     private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {
-        transport.host = options.string("host") ?? "0.0.0.0"
+        transport.host = options.string("host") ?? transport.host
         transport.port = try options.int("port", in: 0...65535)
         transport.deflate = options.flag("deflate")
         transport.eventLoop = try options.choice("event-loop", as: EventLoopKind.self)
