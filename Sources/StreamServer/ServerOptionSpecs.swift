@@ -112,13 +112,13 @@ enum ServerOptionSpecs {
             "redis-url", "URL", default: "redis://127.0.0.1:6379/0", secret: true,
             help: "redis://[[user]:password@]host[:port][/db] for --broker redis."),
         .value(
-            "redis-timeout-ms", "MS", default: "\(defaults.redisTimeoutMilliseconds)",
+            "redis-timeout-ms", "MS", default: milliseconds(defaults.redisTimeout),
             help: "A Redis read or write slower than this fails (publishers get 'internal') and reconnects."),
     ]
 
     private static let operations: [OptionSpec] = [
         .value(
-            "shutdown-timeout", "SECONDS", default: "\(defaults.shutdownTimeoutSeconds)",
+            "shutdown-timeout", "SECONDS", default: seconds(defaults.shutdownTimeout),
             help: "On SIGTERM, SIGINT or SIGHUP (each drains; none reloads), how long to flush before exiting."),
         .value("log-level", "LEVEL", default: defaults.logLevel.rawValue, help: "debug, info, warning or error."),
         .value(
@@ -129,6 +129,9 @@ enum ServerOptionSpecs {
 
     /// A whole number of seconds, as an option takes it.
     private static func seconds(_ duration: Duration) -> String { "\(duration.components.seconds)" }
+
+    /// A whole number of milliseconds, as an option takes it.
+    private static func milliseconds(_ duration: Duration) -> String { "\(Int64(duration / .milliseconds(1)))" }
 
     /// A limit kept as a `Double` but given as a whole number.
     private static func whole(_ value: Double) -> String { "\(Int(value))" }
