@@ -1,4 +1,5 @@
 import Foundation
+import LocstreamProtocol
 
 /// Verifies JWTs (JWS compact serialization) against one configured key and algorithm,
 /// then checks their time claims and reads their access claims.
@@ -19,8 +20,7 @@ public struct JWTVerifier: Sendable {
     public init(key: JWTKey, leeway: Duration = .zero) {
         self.key = key
         self.leeway = max(leeway, .zero)
-        let (seconds, attoseconds) = self.leeway.components
-        self.leewaySeconds = TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+        self.leewaySeconds = self.leeway.seconds
     }
 
     /// The one algorithm this verifier accepts.

@@ -1,3 +1,5 @@
+import LocstreamProtocol
+
 /// CPU time of the server and the bench summed over several spans of a run (the connect
 /// waves of a storm, say), and the percentage of one core it makes over their total length.
 struct CPUSpans: Sendable {
@@ -15,7 +17,7 @@ struct CPUSpans: Sendable {
     /// Ends the span started last.
     mutating func stop(server: ProcessSampler.CPUReading?, bench: ProcessSampler.CPUReading?) {
         guard let open, let benchStart = open.bench, let bench else { return }
-        seconds += WallClock.seconds(benchStart.at.duration(to: bench.at))
+        seconds += benchStart.at.duration(to: bench.at).seconds
         benchTicks += bench.ticks - benchStart.ticks
         if let serverStart = open.server, let server {
             serverTicks += server.ticks - serverStart.ticks

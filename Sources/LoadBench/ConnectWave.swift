@@ -1,3 +1,4 @@
+import LocstreamProtocol
 import WebSocketTransport
 
 /// Opens many connections at once, at most `parallel` handshakes in flight, and times it.
@@ -65,6 +66,6 @@ struct ConnectWave: Sendable {
         let notTried = connections.count - failures - connections.lazy.compactMap { $0 }.count
         return Outcome(
             connections: connections, failures: failures + notTried,
-            seconds: WallClock.seconds(started.duration(to: .now)), failureSamples: samples)
+            seconds: started.duration(to: .now).seconds, failureSamples: samples)
     }
 }

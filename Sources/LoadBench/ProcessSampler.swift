@@ -1,4 +1,5 @@
 import Foundation
+import LocstreamProtocol
 
 /// Reads a process's CPU time and resident memory from `/proc`.
 public struct ProcessSampler: Sendable {
@@ -35,7 +36,7 @@ public struct ProcessSampler: Sendable {
 
     /// CPU use between two readings, in percent of one core.
     static func percent(from start: CPUReading, to end: CPUReading) -> Double? {
-        let seconds = WallClock.seconds(start.at.duration(to: end.at))
+        let seconds = start.at.duration(to: end.at).seconds
         guard seconds > 0 else { return nil }
         return Double(end.ticks - start.ticks) / Double(ticksPerSecond) / seconds * 100
     }

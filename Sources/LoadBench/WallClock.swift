@@ -14,9 +14,4 @@ enum WallClock {
 
     /// Milliseconds since the Unix epoch.
     static func millis() -> Int64 { micros() / 1000 }
-
-    /// Seconds in `duration`, as a decimal.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -12,6 +12,14 @@ extension ParsedOptions {
         return duration
     }
 
+    /// `duration` as `parseDuration` reads it, in the largest unit that divides it (`7d`,
+    /// `90m`); whole seconds only.
+    public static func durationText(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        let unit = [("d", 86_400), ("h", 3600), ("m", 60)].first { seconds != 0 && seconds % $0.1 == 0 }
+        return unit.map { "\(seconds / $0.1)\($0.0)" } ?? "\(seconds)s"
+    }
+
     /// `30s`, `10m`, `2h` or `7d` as a duration; nil for anything else.
     static func parseDuration(_ text: String) -> Duration? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import LocstreamProtocol
 import Observability
 
 /// Commands to Redis from any task, pipelined over one connection that a thread of its
@@ -77,7 +78,7 @@ final class RedisCommandLink: Sendable {
     }
 
     private func serve() {
-        var backoff = Backoff()
+        var backoff = Backoff(initial: .milliseconds(100), cap: .seconds(2))
         while !link.isStopped {
             do {
                 let connection = try RedisConnection(endpoint, timeout: timeout)

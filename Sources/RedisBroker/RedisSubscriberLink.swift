@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import LocstreamProtocol
 import Observability
 import StreamCore
 
@@ -93,7 +94,7 @@ final class RedisSubscriberLink: Sendable {
     }
 
     private func serve(_ node: Node) {
-        var backoff = Backoff()
+        var backoff = Backoff(initial: .milliseconds(100), cap: .seconds(2))
         while !link.isStopped {
             do {
                 let connection = try RedisConnection(endpoint, timeout: timeout)

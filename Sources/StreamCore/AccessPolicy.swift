@@ -27,9 +27,14 @@ public struct TokenAuthentication: Sendable {
     /// Grace after `exp` before the connection is closed (the verifier's leeway).
     public var leeway: Duration
 
+    /// The default `timeout` (`--auth-timeout`).
+    public static let defaultTimeout = Duration.seconds(5)
+    /// The default `warningLead` (`--token-warning`).
+    public static let defaultWarningLead = Duration.seconds(30)
+
     /// Token checks through `verify`.
     public init(
-        timeout: Duration = .seconds(5), warningLead: Duration = .seconds(30), leeway: Duration = .zero,
+        timeout: Duration = defaultTimeout, warningLead: Duration = defaultWarningLead, leeway: Duration = .zero,
         verify: @escaping @Sendable (String, Date) throws(AuthError) -> Claims
     ) {
         self.verify = verify

@@ -45,8 +45,7 @@ struct Delivery: Sendable {
         let outcome = sink.send(head: prefix, body: update.body, key: update.location.device, generation: generation)
         if let receivedAt, outcome.isQueued {
             let elapsed = ContinuousClock.now - receivedAt
-            metrics.publishToSend.observe(
-                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            metrics.publishToSend.observe(elapsed.seconds)
         }
         return record(outcome)
     }

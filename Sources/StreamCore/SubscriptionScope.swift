@@ -43,8 +43,8 @@ public final class SubscriptionScope {
         self.connectionID = connectionID
     }
 
-    /// The running subscription's id, if any.
-    public var currentSub: String? { running?.request.sub }
+    /// The running subscription's id, if any. For the tests (package access).
+    package var currentSub: String? { running?.request.sub }
 
     /// The running subscription's target, if any.
     public var currentTarget: SubscriptionTarget? { running?.request.target }

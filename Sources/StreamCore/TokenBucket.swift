@@ -1,3 +1,5 @@
+import LocstreamProtocol
+
 /// A token bucket: `capacity` tokens, refilled at `refillPerSecond`. Used for the
 /// publish rate of each identity and for a connection's error budget.
 public struct TokenBucket: Sendable {
@@ -39,7 +41,6 @@ public struct TokenBucket: Sendable {
 
     private func available(at now: ContinuousClock.Instant) -> Double {
         let elapsed = now - updated
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return min(capacity, tokens + max(seconds, 0) * refillPerSecond)
+        return min(capacity, tokens + max(elapsed.seconds, 0) * refillPerSecond)
     }
 }

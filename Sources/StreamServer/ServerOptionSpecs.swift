@@ -1,8 +1,20 @@
 import OptionParsing
+import StreamCore
+import WebSocketTransport
 
 /// Every option `stream-server` takes, in `--help` order.
+///
+/// A default shown here is read from where it is kept, so that each is written once: the
+/// `ServerSettings` property the option sets (and, through it, `ServerConfiguration`,
+/// `SessionLimits` and `DeviceLimits`), or `TokenAuthentication`. Only the options with no
+/// such home (`auth`, `jwt-leeway`, `allowed-origins`, `broker`, `redis-url`) keep theirs here.
 enum ServerOptionSpecs {
     static let all: [OptionSpec] = listening + access + limits + streams + operations
+
+    private static let defaults = ServerSettings.defaults
+    private static let transport = defaults.transport
+    private static let session = defaults.limits
+    private static let devices = defaults.devices
 
     private static let access: [OptionSpec] = [
         .value(
@@ -12,20 +24,23 @@ enum ServerOptionSpecs {
         .value("jwt-public-key", "PEM", help: "RSA (RS256) or P-256 (ES256) public key file."),
         .value("jwt-leeway", "SECONDS", default: "30", help: "Clock skew allowed on exp, nbf and iat."),
         .value(
-            "auth-timeout", "SECONDS", default: "5", help: "Close (1008) a connection with no valid token this long."),
-        .value("token-warning", "SECONDS", default: "30", help: "Send 'token expiring' this long before exp."),
+            "auth-timeout", "SECONDS", default: seconds(TokenAuthentication.defaultTimeout),
+            help: "Close (1008) a connection with no valid token this long."),
+        .value(
+            "token-warning", "SECONDS", default: seconds(TokenAuthentication.defaultWarningLead),
+            help: "Send 'token expiring' this long before exp."),
     ]
 
     private static let listening: [OptionSpec] = [
         .value("config", "FILE", help: "A JSON object of option names and values; flags and LOCSTREAM_ variables win."),
-        .value("host", "ADDR", default: "0.0.0.0", help: "Address to listen on."),
-        .value("port", "PORT", default: "8080", help: "Port to listen on; 0 picks a free one."),
+        .value("host", "ADDR", default: transport.host, help: "Address to listen on."),
+        .value("port", "PORT", default: "\(transport.port)", help: "Port to listen on; 0 picks a free one."),
         .value("node", "NAME", help: "This node's name in welcome frames (default: the hostname)."),
         .value("tls-cert", "PEM", help: "TLS certificate; with --tls-key the server speaks wss:// and https://."),
         .value("tls-key", "PEM", help: "TLS private key."),
         .flag("deflate", help: "Offer permessage-deflate (about 100 KB more per connection)."),
         .value(
-            "event-loop", "KIND", default: "libev",
+            "event-loop", "KIND", default: transport.eventLoop.rawValue,
             help: "libev (epoll through lws's libev plugin, libwebsockets-evlib-ev) or poll (lws's built-in poll())."),
         .value(
             "allowed-origins", "LIST", default: "*",
@@ -35,49 +50,60 @@ enum ServerOptionSpecs {
 
     private static let limits: [OptionSpec] = [
         .value(
-            "max-message-bytes", "BYTES", default: "65536", help: "Largest message accepted; larger closes with 1009."),
+            "max-message-bytes", "BYTES", default: "\(transport.maxMessageBytes)",
+            help: "Largest message accepted; larger closes with 1009."),
         .value(
-            "idle-timeout", "SECONDS", default: "60", help: "Close a peer silent this long; pings go out at half of it."
+            "idle-timeout", "SECONDS", default: "\(transport.idleTimeoutSeconds)",
+            help: "Close a peer silent this long; pings go out at half of it."
         ),
-        .value("max-connections", "N", default: "10000", help: "WebSocket connections at once; past it, HTTP 503."),
         .value(
-            "max-connections-per-ip", "N", default: "1000",
+            "max-connections", "N", default: "\(transport.maxConnections)",
+            help: "WebSocket connections at once; past it, HTTP 503."),
+        .value(
+            "max-connections-per-ip", "N", default: "\(transport.maxConnectionsPerAddress)",
             help:
                 "WebSocket connections per remote address; past it, HTTP 503. Raise it behind a proxy, whose address all clients share."
         ),
-        .value("max-subscribe-devices", "N", default: "1000", help: "Devices in one subscribe; more is too_large."),
         .value(
-            "max-area-km2", "KM2", default: "250000", help: "Largest area of one area subscribe; more is bad_request."),
+            "max-subscribe-devices", "N", default: "\(session.maxSubscribeDevices)",
+            help: "Devices in one subscribe; more is too_large."),
         .value(
-            "publish-rate", "PER_SECOND", default: "1000",
+            "max-area-km2", "KM2", default: whole(session.maxAreaKm2),
+            help: "Largest area of one area subscribe; more is bad_request."),
+        .value(
+            "publish-rate", "PER_SECOND", default: whole(session.publishRate),
             help:
                 "Locations one identity (token sub, or address without auth) may publish per second, WebSocket and HTTP together; past it rate_limited or 429."
         ),
-        .value("publish-burst", "N", default: "2000", help: "Locations one identity may publish in a burst."),
         .value(
-            "error-budget", "N", default: "20",
+            "publish-burst", "N", default: whole(session.publishBurst),
+            help: "Locations one identity may publish in a burst."),
+        .value(
+            "error-budget", "N", default: whole(session.errorBudget),
             help: "Bad requests a connection may send in a burst (refilling 1/s) before it is closed with 1008."),
         .value(
-            "slow-consumer", "POLICY", default: "conflate",
+            "slow-consumer", "POLICY", default: transport.slowConsumer.action.rawValue,
             help:
                 "conflate (newest position per device wins; past the limit the oldest are dropped, never a close) or disconnect (close with 4008) past --max-queued-bytes."
         ),
         .value(
-            "max-queued-bytes", "BYTES", default: "1048576",
+            "max-queued-bytes", "BYTES", default: "\(transport.slowConsumer.maxQueuedBytes)",
             help:
                 "Bytes of updates a connection may have queued for sending; replies may use as much again, past that 4008."
         ),
     ]
 
     private static let streams: [OptionSpec] = [
-        .value("history-size", "N", default: "100", help: "Updates kept per device for resuming with since."),
         .value(
-            "max-devices", "N", default: "100000",
+            "history-size", "N", default: "\(defaults.historySize)",
+            help: "Updates kept per device for resuming with since."),
+        .value(
+            "max-devices", "N", default: "\(devices.maxDevices)",
             help:
                 "Devices tracked at once (with redis: by the whole deployment); a publish of new ones past it gets internal (HTTP 507), known ones keep updating."
         ),
         .value(
-            "retention", "DURATION", default: "7d",
+            "retention", "DURATION", default: devices.retention.map(ParsedOptions.durationText),
             help: "Forget a device silent this long (30s, 10m, 2h, 7d); embedded broker only, Redis keeps devices."),
         .value(
             "broker", "KIND", default: "local",
@@ -86,16 +112,27 @@ enum ServerOptionSpecs {
             "redis-url", "URL", default: "redis://127.0.0.1:6379/0", secret: true,
             help: "redis://[[user]:password@]host[:port][/db] for --broker redis."),
         .value(
-            "redis-timeout-ms", "MS", default: "2000",
+            "redis-timeout-ms", "MS", default: milliseconds(defaults.redisTimeout),
             help: "A Redis read or write slower than this fails (publishers get 'internal') and reconnects."),
     ]
 
     private static let operations: [OptionSpec] = [
         .value(
-            "shutdown-timeout", "SECONDS", default: "10",
+            "shutdown-timeout", "SECONDS", default: seconds(defaults.shutdownTimeout),
             help: "On SIGTERM, SIGINT or SIGHUP (each drains; none reloads), how long to flush before exiting."),
-        .value("log-level", "LEVEL", default: "info", help: "debug, info, warning or error."),
-        .value("log-format", "FORMAT", default: "text", help: "text, or json for one JSON object per line."),
+        .value("log-level", "LEVEL", default: defaults.logLevel.rawValue, help: "debug, info, warning or error."),
+        .value(
+            "log-format", "FORMAT", default: defaults.logFormat.rawValue,
+            help: "text, or json for one JSON object per line."),
         .flag("print-config", help: "Print the effective configuration (secrets masked) and exit."),
     ]
+
+    /// A whole number of seconds, as an option takes it.
+    private static func seconds(_ duration: Duration) -> String { "\(duration.components.seconds)" }
+
+    /// A whole number of milliseconds, as an option takes it.
+    private static func milliseconds(_ duration: Duration) -> String { "\(Int64(duration / .milliseconds(1)))" }
+
+    /// A limit kept as a `Double` but given as a whole number.
+    private static func whole(_ value: Double) -> String { "\(Int(value))" }
 }

@@ -47,7 +47,7 @@ struct ServerProcess {
         let signalName = await TerminationSignals.wait() ?? "cancelled"
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
         readiness.enter(.draining)
-        await server.shutdown(timeout: .seconds(settings.shutdownTimeoutSeconds))
+        await server.shutdown(timeout: settings.shutdownTimeout)
         sweeper?.cancel()
         broker.close()
         logger.info("stopped")
@@ -80,7 +80,7 @@ struct ServerProcess {
         }
         let broker = RedisBroker(
             endpoint: endpoint, historySize: settings.historySize, maxDevices: settings.devices.maxDevices,
-            timeout: .milliseconds(settings.redisTimeoutMilliseconds), registry: metrics.registry, logger: logger)
+            timeout: settings.redisTimeout, registry: metrics.registry, logger: logger)
         broker.start()
         logger.info("using redis", ["redis": endpoint.description])
         return (broker.hub, broker)

@@ -11,14 +11,16 @@ import WebSocketTransport
 struct ServerSettings: Sendable {
     var transport = ServerConfiguration()
     var node = ProcessInfo.processInfo.hostName
-    var shutdownTimeoutSeconds = 10
+    /// How long a drain may flush before the process exits (`--shutdown-timeout`).
+    var shutdownTimeout = Duration.seconds(10)
     var enableEcho = false
     var allowedOrigins: Set<String>?
     var historySize = 100
     var devices = DeviceLimits()
     /// The embedded broker (nil) or Redis at this endpoint.
     var redis: RedisEndpoint?
-    var redisTimeoutMilliseconds = 2000
+    /// A Redis read or write slower than this fails (`--redis-timeout-ms`).
+    var redisTimeout = Duration.milliseconds(2000)
     var limits = SessionLimits()
     var access = AccessPolicy.open
     var logLevel = LogLevel.info
@@ -27,6 +29,11 @@ struct ServerSettings: Sendable {
     var effective: [(name: String, value: String, source: String)] = []
     /// `--print-config` was given.
     var printOnly = false
+
+    /// Every setting at its default: what `--help` and `--print-config` show as the default.
+    static let defaults = ServerSettings()
+
+    private init() {}
 
     /// Reads the settings from arguments, the environment and the config file.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
@@ -46,7 +53,7 @@ struct ServerSettings: Sendable {
             maxDevices: try options.int("max-devices", in: 1...100_000_000),
             retention: try options.duration("retention", in: .seconds(1)...(.seconds(3650 * 86_400))))
         try readBroker(options)
-        shutdownTimeoutSeconds = try options.int("shutdown-timeout", in: 0...3600)
+        shutdownTimeout = .seconds(try options.int("shutdown-timeout", in: 0...3600))
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
         transport.logger = Logger(level: logLevel, format: logFormat, component: "transport")
@@ -55,7 +62,7 @@ struct ServerSettings: Sendable {
     }
 
     private mutating func readBroker(_ options: ParsedOptions) throws(UsageError) {
-        redisTimeoutMilliseconds = try options.int("redis-timeout-ms", in: 10...600_000)
+        redisTimeout = .milliseconds(try options.int("redis-timeout-ms", in: 10...600_000))
         switch options.string("broker") ?? "local" {
         case "local":
             redis = nil
@@ -71,7 +78,7 @@ struct ServerSettings: Sendable {
     }
 
     private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {
-        transport.host = options.string("host") ?? "0.0.0.0"
+        transport.host = options.string("host") ?? transport.host
         transport.port = try options.int("port", in: 0...65535)
         transport.deflate = options.flag("deflate")
         transport.eventLoop = try options.choice("event-loop", as: EventLoopKind.self)

@@ -25,8 +25,9 @@ public struct OutboundFrame: Sendable {
         self.key = key
     }
 
-    /// A text frame of `text`.
-    public init(text: String) {
+    /// A text frame of `text`. For the tests (package access); the server builds its
+    /// frames from bytes.
+    package init(text: String) {
         self.init(opcode: .text, body: Array(text.utf8))
     }
 

@@ -27,8 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var maxHTTPBodyBytes = 1 << 20
     /// The most bytes one corked write carries.
     public var writeBatchBytes = 256 * 1024
-    /// The event loop behind the service thread.
-    public var eventLoop = EventLoopKind.poll
+    /// The event loop behind the service thread (`--event-loop`).
+    public var eventLoop = EventLoopKind.libev
     /// Hears batch sizes and close codes, for metrics.
     public var observer: (any TransportObserver)?
     /// Where the transport logs.

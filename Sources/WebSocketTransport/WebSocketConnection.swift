@@ -71,8 +71,8 @@ public struct InboundMessages: AsyncSequence, Sendable {
         }
 
         /// A message already received, without waiting: `.some(message)`, `.some(nil)`
-        /// at the end, or nil when nothing is queued yet.
-        public func nextIfReady() -> InboundMessage?? {
+        /// at the end, or nil when nothing is queued yet. For the tests (package access).
+        package func nextIfReady() -> InboundMessage?? {
             channel.nextMessageIfReady()
         }
     }

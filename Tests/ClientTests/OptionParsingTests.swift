@@ -62,6 +62,21 @@ struct OptionParsingTests {
         #expect(defaults.connectOptions.headers.isEmpty)
     }
 
+    @Test("a duration option's default is written in the largest unit that divides it, and reads back")
+    func durationText() throws {
+        let cases: [(Duration, String)] = [
+            (.seconds(7 * 86_400), "7d"), (.seconds(7200), "2h"), (.seconds(5400), "90m"), (.seconds(30), "30s"),
+            (.seconds(61), "61s"), (.zero, "0s"),
+        ]
+        for (duration, text) in cases {
+            #expect(ParsedOptions.durationText(duration) == text)
+            let options = try ParsedOptions(
+                arguments: ["--d", text], specs: [.value("d", "DURATION", help: "")], environment: [:],
+                environmentPrefix: "X_")
+            #expect(try options.duration("d", in: .zero...(.seconds(86_400 * 365))) == duration)
+        }
+    }
+
     @Test("the environment sets options, and flags win")
     func environment() throws {
         let settings = try SubscribeSettings(

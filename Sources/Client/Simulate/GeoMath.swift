@@ -1,19 +1,15 @@
 import Foundation
+import LocstreamProtocol
 
 /// Great-circle geometry on a spherical earth: distances, bearings and moving along a
 /// bearing. Headings and bearings are degrees clockwise from north, in `0..<360`.
 enum GeoMath {
     /// The mean earth radius, in metres.
-    static let earthRadius = 6_371_008.8
+    static let earthRadius = GreatCircle.earthRadiusMeters
 
     /// The great-circle distance between `a` and `b`, in metres (haversine).
     static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        let lat1 = radians(a.lat)
-        let lat2 = radians(b.lat)
-        let dLat = lat2 - lat1
-        let dLon = radians(b.lon - a.lon)
-        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadius * asin(min(1, sqrt(h)))
+        GreatCircle.meters(fromLat: a.lat, lon: a.lon, toLat: b.lat, lon: b.lon)
     }
 
     /// The initial bearing from `a` towards `b`.

@@ -55,7 +55,7 @@ struct SimulateCommand: Sendable {
             group.cancelAll()
             return first ?? .connectionLost
         }
-        let seconds = Self.seconds(started.duration(to: .now))
+        let seconds = started.duration(to: .now).seconds
         if ending != .connectionLost {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { _ = await readReplies(on: connection, tally: tally, untilSettled: true) }
@@ -87,7 +87,7 @@ struct SimulateCommand: Sendable {
         var next = 0
         var warnedBehind = false
         while !Task.isCancelled {
-            let due = schedule.dueCount(at: Self.seconds(start.duration(to: .now)))
+            let due = schedule.dueCount(at: start.duration(to: .now).seconds)
             if !warnedBehind, Double(due - next) > settings.rate * Double(settings.deviceCount) * 2 {
                 warnedBehind = true
                 Console.error("simulate: more than 2 s behind schedule; this client or the server cannot keep up")
@@ -149,9 +149,5 @@ struct SimulateCommand: Sendable {
             if untilSettled && settled { return true }
         }
         return false
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -17,8 +17,10 @@ struct SubscribeCommand: Sendable {
 
     /// What to subscribe to, and where.
     let settings: SubscribeSettings
-    /// How long to wait between reconnects.
-    var backoff = ReconnectBackoff()
+    /// How long to wait between reconnects: from 0.5 s up to 30 s, jittered.
+    static let backoff = Backoff(initial: .milliseconds(500), cap: .seconds(30))
+    /// A connection that stayed up this long resets the attempt count.
+    static let stableAfter = Duration.seconds(10)
     private let formatter = FrameFormatter()
 
     /// A command for `settings`.
@@ -99,13 +101,14 @@ struct SubscribeCommand: Sendable {
             for await message in connection.messages { handle(message, session: session) }
             session.detach()
             if session.isQuitting || Task.isCancelled { return }
-            if opened.duration(to: .now) >= .seconds(backoff.stableAfter) { attempt = 0 }
+            if opened.duration(to: .now) >= Self.stableAfter { attempt = 0 }
             var reason = "connection lost" + CloseText.suffix(connection.peerClose?.code)
             while true {
                 attempt += 1
-                let delay = backoff.delay(attempt: attempt, jitter: Double.random(in: 0...1, using: &random))
-                Console.error("\(reason); reconnecting in \(String(format: "%.1f", delay))s (attempt \(attempt))")
-                try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                let delay = Self.backoff.delay(attempt: attempt, jitter: Double.random(in: 0...1, using: &random))
+                let wait = String(format: "%.1f", delay.seconds)
+                Console.error("\(reason); reconnecting in \(wait)s (attempt \(attempt))")
+                try? await Task.sleep(for: delay)
                 if session.isQuitting || Task.isCancelled { return }
                 do {
                     connection = try await connector.connect()

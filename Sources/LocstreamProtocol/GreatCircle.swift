@@ -2,14 +2,14 @@ import Foundation
 
 /// Distances on the sphere (the mean Earth radius of IUGG), by the haversine formula,
 /// which stays accurate for short distances and near the poles.
-public enum GreatCircle {
+package enum GreatCircle {
     /// The mean Earth radius in metres.
-    public static let earthRadiusMeters = 6_371_008.8
+    package static let earthRadiusMeters = 6_371_008.8
     /// The mean Earth radius in kilometres.
-    public static let earthRadiusKm = earthRadiusMeters / 1000
+    package static let earthRadiusKm = earthRadiusMeters / 1000
 
     /// The great-circle distance in metres between two points given in degrees.
-    public static func meters(fromLat lat1: Double, lon lon1: Double, toLat lat2: Double, lon lon2: Double) -> Double {
+    package static func meters(fromLat lat1: Double, lon lon1: Double, toLat lat2: Double, lon lon2: Double) -> Double {
         let radians = Double.pi / 180
         let dLat = (lat2 - lat1) * radians
         let dLon = (lon2 - lon1) * radians
