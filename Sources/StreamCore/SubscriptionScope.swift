@@ -112,6 +112,8 @@ public final class SubscriptionScope {
         let replaced = stopRunning()
         if replaced { metrics.switches.increment() }
         generation += 1
+        // Counted before the ack is queued, so a client that has its ack sees itself in /metrics.
+        metrics.subscriptions.add(1)
         let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: opening.frames.count)
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
@@ -121,7 +123,6 @@ public final class SubscriptionScope {
         _ = opening.frames.allSatisfy { delivery.send($0) }
         let task = SubscriptionTask.start(stream, with: delivery, gate: FrameGate(request, opening: opening))
         running = Running(request: request, registration: registration, stream: stream, task: task)
-        metrics.subscriptions.add(1)
     }
 
     /// Ends the running subscription and acknowledges with `unsubscribed`.
