@@ -27,16 +27,16 @@ final class ClientLoop: ServiceLoop {
         init(request: ClientConnectRequest) { self.request = request }
     }
 
-    private let mailbox: LoopMailbox<ClientCommand>
+    let mailbox: LoopMailbox<ClientCommand>
     private let caFile: String?
     private let eventLoop: EventLoopKind
     private let logger: Logger
-    private let writer = CorkedWriter(capacity: 64 * 1024)
+    let writer = CorkedWriter(capacity: 64 * 1024)
     private let cMemory = ContextMemory()
     private var context: OpaquePointer?
     private var clients: [ConnectionID: ClientSocket] = [:]
     /// The libev loop lws runs on with `.libev`; freed after the context.
-    private(set) var libev: LibevLoop?
+    var libev: LibevLoop?
 
     init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, eventLoop: EventLoopKind, logger: Logger) {
         self.mailbox = mailbox
@@ -49,17 +49,11 @@ final class ClientLoop: ServiceLoop {
         LibwebsocketsLog.route(to: logger)
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.protocols = cMemory.protocols(name: "locstream-client", callback: clientCallback)
+        // The C entry point lws calls for every client event.
+        info.protocols = cMemory.protocols(name: "locstream-client") { ClientLoop.forward($0, $1, $2, $3, $4) }
         info.options = locstream_client_options()
-        info.user = Unmanaged.passUnretained(self).toOpaque()
         info.client_ssl_ca_filepath = caFile.flatMap { cMemory.string($0) }
-        if eventLoop == .libev {
-            guard let libev = LibevLoop() else {
-                return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
-            }
-            self.libev = libev
-            libev.lend(to: &info)
-        }
+        if let failure = lend(to: &info, eventLoop: eventLoop) { return .failure(failure) }
         guard let context = lws_create_context(&info) else {
             return .failure(.contextCreationFailed("cannot create the client context"))
         }
@@ -69,14 +63,9 @@ final class ClientLoop: ServiceLoop {
 
     /// Answers one lws callback.
     func handle(
-        _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
-            serviceMailbox()
-            return 0
-        }
-        guard let wsi else { return 0 }
         guard let id = ConnectionID(opaque: lws_get_opaque_user_data(wsi)), let client = clients[id] else {
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
@@ -94,7 +83,8 @@ final class ClientLoop: ServiceLoop {
         case LWS_CALLBACK_CLIENT_RECEIVE:
             if client.socket?.receive(input, length) != nil { return -1 }
         case LWS_CALLBACK_CLIENT_WRITEABLE:
-            return write(client)
+            guard let socket = client.socket else { return 0 }
+            return write(socket, byteBudget: 0, corked: false, observer: nil)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if client.socket?.peerClosed(input, length) == false { return -1 }
         case LWS_CALLBACK_CLIENT_CLOSED:
@@ -105,14 +95,14 @@ final class ClientLoop: ServiceLoop {
         return 0
     }
 
-    private func serviceMailbox() {
-        let (ids, commands) = mailbox.drain()
-        for command in commands {
-            switch command {
-            case .connect(let request): open(request)
-            }
+    func perform(_ command: ClientCommand) {
+        switch command {
+        case .connect(let request): open(request)
         }
-        for id in ids { clients[id]?.socket?.serviceRequested() }
+    }
+
+    func serviceRequested(for id: ConnectionID) {
+        clients[id]?.socket?.serviceRequested()
     }
 
     private func open(_ request: ClientConnectRequest) {
@@ -136,10 +126,6 @@ final class ClientLoop: ServiceLoop {
         if lws_client_connect_via_info(&info) == nil {
             finish(request.channel.id, client, error: "cannot start connecting to \(url.host):\(url.port)")
         }
-    }
-
-    private func write(_ client: ClientSocket) -> Int32 {
-        client.socket?.writeNext(with: writer, byteBudget: 0, corked: false).result ?? 0
     }
 
     /// The connection ended (or never opened): report it and forget it.
@@ -168,13 +154,4 @@ final class ClientLoop: ServiceLoop {
         cursor.pointee += bytes.count
         return true
     }
-}
-
-/// The C entry point lws calls for every client event.
-private func clientCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ length: Int
-) -> Int32 {
-    guard let wsi, let context = lws_get_context(wsi), let loop = lws_context_user(context) else { return 0 }
-    return Unmanaged<ClientLoop>.fromOpaque(loop).takeUnretainedValue().handle(wsi, reason, user, input, length)
 }

@@ -14,14 +14,14 @@ enum ServerCommand: Sendable {
 final class ServerLoop: ServiceLoop {
     private let configuration: ServerConfiguration
     private let delegate: any WebSocketServerDelegate
-    private let mailbox: LoopMailbox<ServerCommand>
+    let mailbox: LoopMailbox<ServerCommand>
     private let openSockets: Locked<Int>
     private let drained: OneShot<Void>
     private let logger: Logger
-    private let writer: CorkedWriter
+    let writer: CorkedWriter
     private let cMemory = ContextMemory()
     /// The libev loop lws runs on with `--event-loop libev`; freed after the context.
-    private(set) var libev: LibevLoop?
+    var libev: LibevLoop?
     private var sockets: [ConnectionID: LiveSocket] = [:]
     private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
@@ -51,21 +51,15 @@ final class ServerLoop: ServiceLoop {
         info.port = Int32(configuration.port)
         info.iface = configuration.host == "0.0.0.0" ? nil : cMemory.string(configuration.host)
         info.vhost_name = cMemory.string("locstream")
-        info.protocols = cMemory.protocols(name: configuration.subprotocol, callback: serverCallback)
+        // The C entry point lws calls for every server event.
+        info.protocols = cMemory.protocols(name: configuration.subprotocol) { ServerLoop.forward($0, $1, $2, $3, $4) }
         info.extensions = configuration.deflate ? cMemory.deflateExtensions() : nil
         info.retry_and_idle_policy = cMemory.idlePolicy(seconds: configuration.idleTimeoutSeconds)
         info.options = locstream_server_options(configuration.usesTLS ? 1 : 0)
-        info.user = Unmanaged.passUnretained(self).toOpaque()
         info.alpn = cMemory.string("http/1.1")
         info.max_http_header_data = UInt16(Self.headerSpace)
         info.token_limits = cMemory.tokenLimits(UInt16(Self.tokenLimit))
-        if configuration.eventLoop == .libev {
-            guard let libev = LibevLoop() else {
-                return .failure(.contextCreationFailed("libev cannot create an epoll loop"))
-            }
-            self.libev = libev
-            libev.lend(to: &info)
-        }
+        if let failure = lend(to: &info, eventLoop: configuration.eventLoop) { return .failure(failure) }
         if configuration.usesTLS {
             info.ssl_cert_filepath = cMemory.string(configuration.tlsCertificatePath ?? "")
             info.ssl_private_key_filepath = cMemory.string(configuration.tlsKeyPath ?? "")
@@ -92,8 +86,6 @@ final class ServerLoop: ServiceLoop {
     ) -> Int32 {
         let id = ConnectionID(opaque: lws_get_opaque_user_data(wsi))
         switch reason {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            serviceMailbox()
         case LWS_CALLBACK_RAW_ADOPT:
             return refuseTunnel(wsi)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
@@ -108,7 +100,8 @@ final class ServerLoop: ServiceLoop {
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let id, let socket = sockets[id] else { return 0 }
-            return write(socket)
+            let budget = configuration.deflate ? 0 : configuration.writeBatchBytes
+            return write(socket, byteBudget: budget, corked: !configuration.deflate, observer: configuration.observer)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let id, let socket = sockets[id] else { return -1 }
             return socket.peerClosed(input, length) ? 0 : -1
@@ -130,22 +123,20 @@ final class ServerLoop: ServiceLoop {
 
     // MARK: Mailbox
 
-    private func serviceMailbox() {
-        let (ids, commands) = mailbox.drain()
-        for command in commands {
-            switch command {
-            case .drain(let close):
-                draining = close
-                for socket in sockets.values { socket.channel.close(close) }
-                if sockets.isEmpty { drained.fulfil(()) }
-            }
+    func perform(_ command: ServerCommand) {
+        switch command {
+        case .drain(let close):
+            draining = close
+            for socket in sockets.values { socket.channel.close(close) }
+            if sockets.isEmpty { drained.fulfil(()) }
         }
-        for id in ids {
-            if let socket = sockets[id] {
-                socket.serviceRequested()
-            } else if let exchange = exchanges[id] {
-                deliver(exchange, id: id)
-            }
+    }
+
+    func serviceRequested(for id: ConnectionID) {
+        if let socket = sockets[id] {
+            socket.serviceRequested()
+        } else if let exchange = exchanges[id] {
+            deliver(exchange, id: id)
         }
     }
 
@@ -223,16 +214,6 @@ final class ServerLoop: ServiceLoop {
             await delegate.serve(connection)
             channel.close(CloseRequest(code: 1000))
         }
-    }
-
-    private func write(_ socket: LiveSocket) -> Int32 {
-        let budget = configuration.deflate ? 0 : configuration.writeBatchBytes
-        let (result, written) = socket.writeNext(with: writer, byteBudget: budget, corked: !configuration.deflate)
-        if !written.isEmpty {
-            configuration.observer?.batchWritten(
-                frames: written.count, bytes: written.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })
-        }
-        return result
     }
 
     private func closed(_ id: ConnectionID) {
@@ -347,14 +328,4 @@ final class ServerLoop: ServiceLoop {
         defer { nextID += 1 }
         return ConnectionID(nextID)
     }
-}
-
-/// The C entry point lws calls for every server event; it forwards to the loop that
-/// owns the context.
-private func serverCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ length: Int
-) -> Int32 {
-    guard let wsi, let context = lws_get_context(wsi), let loop = lws_context_user(context) else { return 0 }
-    return Unmanaged<ServerLoop>.fromOpaque(loop).takeUnretainedValue().handle(wsi, reason, user, input, length)
 }

@@ -2,25 +2,6 @@ import CWebsockets
 import Foundation
 import Locking
 
-/// The lws-thread side of a server or client: it creates the context and answers
-/// its callbacks. It lives, and is used, only on its service thread.
-protocol ServiceLoop: AnyObject {
-    /// Creates the lws context; returns it and the port it listens on (0 for none).
-    func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError>
-    /// The libev loop the context runs on, or nil for lws's own `poll()`. It must
-    /// outlive the context.
-    var libev: LibevLoop? { get }
-}
-
-extension ServiceLoop {
-    /// Waits for events and services them once; false when the context failed.
-    func service(_ context: OpaquePointer) -> Bool {
-        guard let libev else { return lws_service(context, 0) >= 0 }
-        libev.turn(context)
-        return true
-    }
-}
-
 /// Runs one lws context on a thread of its own, from creation to destruction.
 ///
 /// Every lws call for the context happens on this thread; other threads reach it

@@ -1,0 +1,94 @@
+import CWebsockets
+
+/// The lws-thread side of a server or client: it creates the context and answers
+/// its callbacks. It lives, and is used, only on its service thread.
+///
+/// `ServerLoop` and `ClientLoop` conform; what they share is here as default
+/// implementations: the C entry point's forwarding, the libev set-up, the mailbox
+/// drain and the write of a WRITEABLE. They call it on their concrete type, so it is
+/// dispatched statically.
+protocol ServiceLoop: AnyObject {
+    /// What other threads ask of this loop beside "look at this connection".
+    associatedtype Command: Sendable
+
+    /// Where other threads post connection ids and commands for this loop.
+    var mailbox: LoopMailbox<Command> { get }
+    /// The one writer this loop's WRITEABLE callbacks use.
+    var writer: CorkedWriter { get }
+    /// The libev loop the context runs on, or nil for lws's own `poll()`. It must
+    /// outlive the context; `lend(to:eventLoop:)` sets it.
+    var libev: LibevLoop? { get set }
+
+    /// Creates the lws context; returns it and the port it listens on (0 for none).
+    func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError>
+    /// Answers one lws callback other than `LWS_CALLBACK_EVENT_WAIT_CANCELLED`.
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32
+    /// Runs a command another thread posted.
+    func perform(_ command: Command)
+    /// Connection `id` was posted: it has frames to write, reading to resume, or a
+    /// response ready.
+    func serviceRequested(for id: ConnectionID)
+}
+
+extension ServiceLoop {
+    /// The body of a loop's C entry point. The context's user pointer is the loop
+    /// (unretained: the loop outlives its context, see `ServiceThread.run`); a wake-up
+    /// drains the mailbox, every other callback goes to `handle`. Each loop's entry
+    /// point is a closure that calls this on its own type, since a C function pointer
+    /// cannot be generic.
+    static func forward(
+        _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
+        let loop = Unmanaged<Self>.fromOpaque(owner).takeUnretainedValue()
+        if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
+            loop.serviceMailbox()
+            return 0
+        }
+        return loop.handle(wsi, reason, user, input, length)
+    }
+
+    /// Makes this loop the context's user pointer (what `forward` finds) and, for
+    /// `.libev`, runs the context on a libev loop of this loop's own. Call it after
+    /// `info.options` is set; returns why not when libev cannot make a loop.
+    func lend(to info: inout lws_context_creation_info, eventLoop: EventLoopKind) -> TransportError? {
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard eventLoop == .libev else { return nil }
+        guard let libev = LibevLoop() else { return .contextCreationFailed("libev cannot create an epoll loop") }
+        self.libev = libev
+        libev.lend(to: &info)
+        return nil
+    }
+
+    /// Waits for events and services them once; false when the context failed.
+    func service(_ context: OpaquePointer) -> Bool {
+        guard let libev else { return lws_service(context, 0) >= 0 }
+        libev.turn(context)
+        return true
+    }
+
+    /// Runs everything posted since the last wake-up: commands first, then the
+    /// connections that asked to be looked at.
+    func serviceMailbox() {
+        let (ids, commands) = mailbox.drain()
+        for command in commands { perform(command) }
+        for id in ids { serviceRequested(for: id) }
+    }
+
+    /// Answers WRITEABLE for `socket`: one write of up to `byteBudget` bytes, corked or
+    /// one frame, reported to `observer`. Returns what the callback returns to lws.
+    func write(
+        _ socket: LiveSocket, byteBudget: Int, corked: Bool, observer: (any TransportObserver)?
+    ) -> Int32 {
+        let (result, written) = socket.writeNext(with: writer, byteBudget: byteBudget, corked: corked)
+        if !written.isEmpty {
+            observer?.batchWritten(
+                frames: written.count, bytes: written.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })
+        }
+        return result
+    }
+}
