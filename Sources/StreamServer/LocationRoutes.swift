@@ -6,7 +6,7 @@ import WebSocketTransport
 
 /// The HTTP side of location streams: `POST /v1/locations` and `GET /v1/devices/{id}`.
 struct LocationRoutes {
-    let environment: StreamSession.Environment
+    let node: Node
 
     /// `POST /v1/locations`: a JSON array published all or nothing. With auth on, the
     /// bearer token must allow publishing for every device. The publish rate of the
@@ -25,11 +25,11 @@ struct LocationRoutes {
             return failure(error)
         }
         let identity = PublishIdentity(subject: claims?.subject, peer: request.remoteAddress)
-        if let refusal = environment.ingest.admit(locations.count, from: identity) {
+        if let refusal = node.ingest.admit(locations.count, from: identity) {
             return refused(refusal, identity: identity)
         }
         do throws(PublishFailure) {
-            let stored = try await environment.ingest.publish(locations)
+            let stored = try await node.ingest.publish(locations)
             return .json(202, "{\"accepted\":\(stored.count)}")
         } catch {
             switch error {
@@ -53,7 +53,7 @@ struct LocationRoutes {
             return failure(error)
         }
         do {
-            guard let last = try await environment.broker.lastKnown([id]).first else {
+            guard let last = try await node.broker.lastKnown([id]).first else {
                 return .json(404, #"{"code":"not_found","message":"no position known for this device"}"#)
             }
             return HTTPResponse(
@@ -66,15 +66,15 @@ struct LocationRoutes {
 
     /// The claims of the request's bearer token; nil when auth is off.
     private func authorize(_ request: HTTPRequest) throws(ProtocolError) -> Claims? {
-        guard case .tokens(let authentication) = environment.access else { return nil }
+        guard case .tokens(let authentication) = node.access else { return nil }
         guard let token = Credentials.bearerToken(request.authorization) else {
-            environment.metrics.authFailures["missing"]?.increment()
+            node.metrics.authFailures["missing"]?.increment()
             throw ProtocolError(.unauthorized, "send a token: Authorization: Bearer …")
         }
         do {
-            return try authentication.verify(token, Date())
+            return try authentication.verify(token, node.clock.now)
         } catch {
-            environment.metrics.authFailures[error.reason.rawValue]?.increment()
+            node.metrics.authFailures[error.reason.rawValue]?.increment()
             throw ProtocolError(.unauthorized, "token refused: \(error.message)")
         }
     }
@@ -83,9 +83,9 @@ struct LocationRoutes {
     /// reason. Counted and logged (throttled) like any refusal.
     private func refused(_ refusal: PublishRefusal, identity: PublishIdentity) -> HTTPResponse {
         let status = refusal.reason == .maxDevices ? 507 : 429
-        environment.logger.refused(
+        node.logger.refused(
             "publish refused", ["identity": identity, "reason": refusal.reason.rawValue, "status": status])
-        environment.metrics.count(refusal.error.code)
+        node.metrics.count(refusal.error.code)
         var response = HTTPResponse.json(
             status,
             #"{"code":\#(quoted(refusal.error.code.rawValue)),"reason":\#(quoted(refusal.reason.rawValue)),"message":\#(quoted(refusal.message))}"#
@@ -95,7 +95,7 @@ struct LocationRoutes {
     }
 
     private func failure(_ error: ProtocolError) -> HTTPResponse {
-        environment.metrics.count(error.code)
+        node.metrics.count(error.code)
         let status =
             switch error.code {
             case .internal: 503
