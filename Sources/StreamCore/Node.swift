@@ -1,7 +1,7 @@
 import Observability
 
 /// What every session on a server shares: the hub, the broker and the ingest in front
-/// of it, the access policy and its token checks, the limits, the metrics, the logger
+/// of it, the `Gatekeeper` (the access policy and its token checks), the limits, the metrics, the logger
 /// and the clock. One instance per server process, built in `ServerProcess.run`; each
 /// session keeps a reference, not a copy. A session is given the node; the node does
 /// not know its sessions.
@@ -14,7 +14,8 @@ public final class Node: Sendable {
     public let metrics: StreamMetrics
     public let logger: Logger
     public let limits: SessionLimits
-    public let access: AccessPolicy
+    /// The access policy and its token checks: who is this, and what may they do.
+    public let gate: Gatekeeper
     public let clock: any NodeClock
 
     /// A node named `name` around `hub` and `broker`.
@@ -31,7 +32,7 @@ public final class Node: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.limits = limits
-        self.access = access
+        self.gate = Gatekeeper(access: access, metrics: metrics, logger: logger, clock: clock)
         self.clock = clock
     }
 }

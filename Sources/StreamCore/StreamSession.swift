@@ -1,5 +1,4 @@
 import Auth
-import Foundation
 import LocstreamProtocol
 import Observability
 
@@ -44,11 +43,11 @@ public final class StreamSession {
     @inline(never)
     public func open(upgradeToken: String?) -> Bool {
         sink.sendControl(ServerMessage.welcome(conn: connectionID, node: node.name).encoded())
-        guard case .tokens(let authentication) = node.access else { return true }
+        guard let authentication = node.gate.tokens else { return true }
         authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink, clock: node.clock)
         guard let upgradeToken else { return true }
         do throws(ProtocolError) {
-            try authenticate(upgradeToken, with: authentication, replying: false)
+            try authenticate(upgradeToken, replying: false)
             return true
         } catch {
             return reject(error)
@@ -142,41 +141,24 @@ public final class StreamSession {
     /// Answers an `auth` op: a token for a connection that had none, or a refresh.
     @inline(never)
     private func reauthenticate(_ token: String) throws(ProtocolError) {
-        guard case .tokens(let authentication) = node.access else {
-            throw ProtocolError(
-                .badRequest, "authentication is off on this server (--auth none); no token is needed",
-                failedOp: "auth")
-        }
-        try authenticate(token, with: authentication, replying: true)
+        try authenticate(token, replying: true)
     }
 
     /// Until a valid token arrives, only `auth` and `ping` are allowed.
     private func checkAuthenticated(for message: ClientMessage) throws(ProtocolError) {
-        guard node.access.requiresToken, claims == nil else { return }
+        guard node.gate.access.requiresToken, claims == nil else { return }
         switch message {
         case .auth, .ping: return
-        default:
-            node.metrics.authFailures["missing"]?.increment()
-            throw ProtocolError(.unauthorized, "authenticate first: send {\"op\":\"auth\",\"token\":\"…\"}")
+        default: throw node.gate.unauthenticated()
         }
     }
 
-    /// Verifies `token`. On success it becomes the connection's token (a refresh keeps
+    /// Verifies `token` with the node's `Gatekeeper`. On success it becomes the connection's token (a refresh keeps
     /// the subscription, unless the new token no longer covers it), the expiry watch
     /// restarts, and `authed` answers an `auth` op. On failure an authenticated
     /// connection keeps its old token.
-    private func authenticate(_ token: String, with authentication: TokenAuthentication, replying: Bool)
-        throws(ProtocolError)
-    {
-        let verified: Claims
-        do {
-            verified = try authentication.verify(token, node.clock.now)
-        } catch {
-            node.metrics.authFailures[error.reason.rawValue]?.increment()
-            node.logger.refused(
-                "auth failed", ["conn": connectionID, "reason": error.reason.rawValue, "detail": error.message])
-            throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
-        }
+    private func authenticate(_ token: String, replying: Bool) throws(ProtocolError) {
+        let verified = try node.gate.verify(token, connection: connectionID)
         claims = verified
         scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
@@ -187,9 +169,11 @@ public final class StreamSession {
         }
         // After `authed`: a token with less than the warning lead left is warned at once, and
         // the warning must not overtake the reply (issue 13, item 21).
-        tokenWatch = TokenWatch.start(
-            remaining: verified.timeLeft(at: node.clock.now), authentication: authentication, sink: sink,
-            clock: node.clock)
+        if let authentication = node.gate.tokens {
+            tokenWatch = TokenWatch.start(
+                remaining: node.gate.timeLeft(verified), authentication: authentication, sink: sink,
+                clock: node.clock)
+        }
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()
         }

@@ -16,7 +16,7 @@ struct LocationRoutes {
         let claims: Claims?
         let locations: [Location]
         do throws(ProtocolError) {
-            claims = try authorize(request)
+            claims = try node.gate.authorize(authorization: request.authorization)
             locations = try LocationBatch.decode(request.body)
             if let claims, let denied = locations.firstIndex(where: { !claims.mayPublish(device: $0.device) }) {
                 throw ProtocolError(.forbidden, "[\(denied)].device: your token does not allow publishing for it")
@@ -46,7 +46,9 @@ struct LocationRoutes {
             return failure(ProtocolError(.badRequest, "device id must be \(DeviceID.rule)"))
         }
         do throws(ProtocolError) {
-            if let claims = try authorize(request), !claims.maySubscribe(device: id) {
+            if let claims = try node.gate.authorize(authorization: request.authorization),
+                !claims.maySubscribe(device: id)
+            {
                 throw ProtocolError(.forbidden, "your token does not allow reading this device")
             }
         } catch {
@@ -61,21 +63,6 @@ struct LocationRoutes {
                 body: [UInt8(ascii: "{")] + last.body)
         } catch {
             return failure(ProtocolError(.internal, "cannot read the position: \(error)"))
-        }
-    }
-
-    /// The claims of the request's bearer token; nil when auth is off.
-    private func authorize(_ request: HTTPRequest) throws(ProtocolError) -> Claims? {
-        guard case .tokens(let authentication) = node.access else { return nil }
-        guard let token = Credentials.bearerToken(request.authorization) else {
-            node.metrics.authFailures["missing"]?.increment()
-            throw ProtocolError(.unauthorized, "send a token: Authorization: Bearer …")
-        }
-        do {
-            return try authentication.verify(token, node.clock.now)
-        } catch {
-            node.metrics.authFailures[error.reason.rawValue]?.increment()
-            throw ProtocolError(.unauthorized, "token refused: \(error.message)")
         }
     }
 

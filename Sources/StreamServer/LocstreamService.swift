@@ -66,7 +66,8 @@ struct LocstreamService: WebSocketServerDelegate {
             connectionID: connection.id.description, peer: request.remoteAddress,
             sink: ConnectionSink(connection: connection),
             node: node)
-        return .stream(session, upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
+        return .stream(
+            session, upgradeToken: Gatekeeper.upgradeToken(authorization: request.authorization, query: request.query))
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
