@@ -3,7 +3,7 @@ import Foundation
 import LocstreamProtocol
 
 /// Who may do what on a node: everyone (`--auth none`) or the holders of valid
-/// tokens, each limited to what its claims allow.
+/// tokens, each limited to what its claims allow. The node's `Gatekeeper` applies it.
 public enum AccessPolicy: Sendable {
     /// No authentication: every op is allowed.
     case open
@@ -51,15 +51,5 @@ extension Claims {
         case .devices(let devices): devices.allSatisfy { maySubscribe(device: $0) }
         case .area: mayUseAreas
         }
-    }
-}
-
-/// Reading credentials off requests.
-public enum Credentials {
-    /// The token of an `Authorization: Bearer …` header, if that is what it holds.
-    public static func bearerToken(_ header: String?) -> String? {
-        guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
     }
 }

@@ -1,5 +1,4 @@
 import Auth
-import Foundation
 import LocstreamProtocol
 import Observability
 
@@ -12,40 +11,10 @@ import Observability
 /// A session is driven by its connection's task alone: `open`, then `handle` for each
 /// message in order, then `close`.
 public final class StreamSession {
-    /// What every session on a node shares. One instance per node; each session keeps
-    /// a reference, not a copy.
-    public final class Environment: Sendable {
-        public let node: String
-        public let hub: Hub
-        public let broker: any Broker
-        public let ingest: Ingest
-        public let metrics: StreamMetrics
-        public let logger: Logger
-        public let limits: SessionLimits
-        public let access: AccessPolicy
-
-        /// The shared parts of a node.
-        public init(
-            node: String, hub: Hub, broker: any Broker, metrics: StreamMetrics, logger: Logger,
-            limits: SessionLimits = SessionLimits(), access: AccessPolicy = .open
-        ) {
-            self.limits = limits
-            self.access = access
-            self.node = node
-            self.hub = hub
-            self.broker = broker
-            self.ingest = Ingest(
-                broker: broker, metrics: metrics,
-                rateLimiter: PublishRateLimiter(rate: limits.publishRate, burst: limits.publishBurst))
-            self.metrics = metrics
-            self.logger = logger
-        }
-    }
-
     private let connectionID: String
     private let peer: String
     private let sink: any FrameSink
-    private let environment: Environment
+    private let node: Node
     private let scope: SubscriptionScope
     private var errorBudget: TokenBucket
     /// The claims of the connection's valid token (always nil with `.open` access).
@@ -54,13 +23,13 @@ public final class StreamSession {
     private var tokenWatch: Task<Void, Never>?
 
     /// A session for connection `connectionID` from `peer` (its remote address), writing to `sink`.
-    public init(connectionID: String, peer: String, sink: any FrameSink, environment: Environment) {
+    public init(connectionID: String, peer: String, sink: any FrameSink, node: Node) {
         self.connectionID = connectionID
         self.peer = peer
         self.sink = sink
-        self.environment = environment
-        errorBudget = TokenBucket(capacity: environment.limits.errorBudget, refillPerSecond: 1)
-        scope = SubscriptionScope(sink: sink, environment: environment, connectionID: connectionID)
+        self.node = node
+        errorBudget = TokenBucket(capacity: node.limits.errorBudget, refillPerSecond: 1)
+        scope = SubscriptionScope(sink: sink, node: node, connectionID: connectionID)
     }
 
     /// Greets the client and, with token access, starts the authentication deadline and
@@ -73,12 +42,12 @@ public final class StreamSession {
     /// so that frame must not grow by their locals.
     @inline(never)
     public func open(upgradeToken: String?) -> Bool {
-        sink.sendControl(ServerMessage.welcome(conn: connectionID, node: environment.node).encoded())
-        guard case .tokens(let authentication) = environment.access else { return true }
-        authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink)
+        sink.sendControl(ServerMessage.welcome(conn: connectionID, node: node.name).encoded())
+        guard let authentication = node.gate.tokens else { return true }
+        authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink, clock: node.clock)
         guard let upgradeToken else { return true }
         do throws(ProtocolError) {
-            try authenticate(upgradeToken, with: authentication, replying: false)
+            try authenticate(upgradeToken, replying: false)
             return true
         } catch {
             return reject(error)
@@ -138,9 +107,9 @@ public final class StreamSession {
     /// Refuses a subscribe over the device limit or outside the token's rights.
     @inline(never)
     private func checkSubscribable(_ request: SubscribeRequest) throws(ProtocolError) {
-        if case .devices(let devices) = request.target, devices.count > environment.limits.maxSubscribeDevices {
+        if case .devices(let devices) = request.target, devices.count > node.limits.maxSubscribeDevices {
             throw ProtocolError(
-                .tooLarge, "at most \(environment.limits.maxSubscribeDevices) devices per subscribe on this server",
+                .tooLarge, "at most \(node.limits.maxSubscribeDevices) devices per subscribe on this server",
                 failedOp: "subscribe")
         }
         if let claims, !claims.allows(request.target) {
@@ -156,13 +125,13 @@ public final class StreamSession {
                 .forbidden, "your token does not allow publishing for '\(denied.device)'", failedOp: "publish")
         }
         let identity = PublishIdentity(subject: claims?.subject, peer: peer)
-        if let refusal = environment.ingest.admit(locations.count, from: identity) { throw refusal.error }
+        if let refusal = node.ingest.admit(locations.count, from: identity) { throw refusal.error }
     }
 
     /// Publishes through the node's ingest; `published` answers when `ack` is asked.
     private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
         do throws(PublishFailure) {
-            let count = try await environment.ingest.publish(locations).count
+            let count = try await node.ingest.publish(locations).count
             if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
         } catch {
             throw error.error
@@ -172,53 +141,39 @@ public final class StreamSession {
     /// Answers an `auth` op: a token for a connection that had none, or a refresh.
     @inline(never)
     private func reauthenticate(_ token: String) throws(ProtocolError) {
-        guard case .tokens(let authentication) = environment.access else {
-            throw ProtocolError(
-                .badRequest, "authentication is off on this server (--auth none); no token is needed",
-                failedOp: "auth")
-        }
-        try authenticate(token, with: authentication, replying: true)
+        try authenticate(token, replying: true)
     }
 
     /// Until a valid token arrives, only `auth` and `ping` are allowed.
     private func checkAuthenticated(for message: ClientMessage) throws(ProtocolError) {
-        guard environment.access.requiresToken, claims == nil else { return }
+        guard node.gate.access.requiresToken, claims == nil else { return }
         switch message {
         case .auth, .ping: return
-        default:
-            environment.metrics.authFailures["missing"]?.increment()
-            throw ProtocolError(.unauthorized, "authenticate first: send {\"op\":\"auth\",\"token\":\"…\"}")
+        default: throw node.gate.unauthenticated()
         }
     }
 
-    /// Verifies `token`. On success it becomes the connection's token (a refresh keeps
+    /// Verifies `token` with the node's `Gatekeeper`. On success it becomes the connection's token (a refresh keeps
     /// the subscription, unless the new token no longer covers it), the expiry watch
     /// restarts, and `authed` answers an `auth` op. On failure an authenticated
     /// connection keeps its old token.
-    private func authenticate(_ token: String, with authentication: TokenAuthentication, replying: Bool)
-        throws(ProtocolError)
-    {
-        let verified: Claims
-        do {
-            verified = try authentication.verify(token, Date())
-        } catch {
-            environment.metrics.authFailures[error.reason.rawValue]?.increment()
-            environment.logger.refused(
-                "auth failed", ["conn": connectionID, "reason": error.reason.rawValue, "detail": error.message])
-            throw ProtocolError(.unauthorized, "token refused: \(error.message)", failedOp: "auth")
-        }
+    private func authenticate(_ token: String, replying: Bool) throws(ProtocolError) {
+        let verified = try node.gate.verify(token, connection: connectionID)
         claims = verified
         scope.restrict(to: DeviceRights(verified))
         authDeadline?.cancel()
         tokenWatch?.cancel()
-        environment.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
+        node.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
         if replying {
             sink.sendControl(ServerMessage.authed(client: verified.subject, exp: verified.expirySeconds).encoded())
         }
         // After `authed`: a token with less than the warning lead left is warned at once, and
         // the warning must not overtake the reply (issue 13, item 21).
-        tokenWatch = TokenWatch.start(
-            remaining: verified.timeLeft(at: Date()), authentication: authentication, sink: sink)
+        if let authentication = node.gate.tokens {
+            tokenWatch = TokenWatch.start(
+                remaining: node.gate.timeLeft(verified), authentication: authentication, sink: sink,
+                clock: node.clock)
+        }
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()
         }
@@ -227,13 +182,13 @@ public final class StreamSession {
     /// Answers with an `error` frame; spends error budget on bad requests and closes
     /// with 1008 when it runs out. Returns false when closing.
     private func reject(_ error: ProtocolError) -> Bool {
-        environment.metrics.count(error.code)
-        environment.logger.refused(
+        node.metrics.count(error.code)
+        node.logger.refused(
             "request refused", ["conn": connectionID, "code": error.code.rawValue, "message": error.message])
         sink.sendControl(ServerMessage.error(error).encoded())
         guard Self.spendsBudget(error.code), !errorBudget.take() else { return true }
-        environment.metrics.errorBudgetClosed.increment()
-        environment.logger.warning("error budget spent", ["conn": connectionID, "code": 1008])
+        node.metrics.errorBudgetClosed.increment()
+        node.logger.warning("error budget spent", ["conn": connectionID, "code": 1008])
         sink.close(code: 1008, reason: "too many bad requests")
         return false
     }

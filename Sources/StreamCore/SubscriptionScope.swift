@@ -24,22 +24,22 @@ public final class SubscriptionScope {
     }
 
     private let sink: any FrameSink
-    private let environment: StreamSession.Environment
+    private let node: Node
     private let connectionID: String
     private var running: Running?
     private var generation: UInt64 = 0
     /// The devices an area subscription may show: the token's `devices` claim.
     private var rights = DeviceRights.everyDevice
 
-    private var hub: Hub { environment.hub }
-    private var metrics: StreamMetrics { environment.metrics }
+    private var hub: Hub { node.hub }
+    private var metrics: StreamMetrics { node.metrics }
 
     /// A scope writing to `sink` for connection `connectionID`, subscribing through the
     /// node's hub and reading from its broker, within its limits (areas larger than
     /// `limits.maxAreaKm2` are refused).
-    public init(sink: any FrameSink, environment: StreamSession.Environment, connectionID: String = "") {
+    public init(sink: any FrameSink, node: Node, connectionID: String = "") {
         self.sink = sink
-        self.environment = environment
+        self.node = node
         self.connectionID = connectionID
     }
 
@@ -67,8 +67,8 @@ public final class SubscriptionScope {
         guard let (watch, stream, registration) = try prepare(request) else { return }
         let opening: Opening
         do {
-            try await environment.broker.confirmInterest()
-            opening = try await Opening.read(request, watching: watch, from: environment.broker)
+            try await node.broker.confirmInterest()
+            opening = try await Opening.read(request, watching: watch, from: node.broker)
         } catch {
             hub.unregister(registration)
             throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
@@ -118,7 +118,7 @@ public final class SubscriptionScope {
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
         let delivery = Delivery(
-            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: environment.logger,
+            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: node.logger,
             connectionID: connectionID)
         _ = opening.frames.allSatisfy { delivery.send($0) }
         let task = SubscriptionTask.start(stream, with: delivery, gate: FrameGate(request, opening: opening))
@@ -166,10 +166,10 @@ public final class SubscriptionScope {
             } catch {
                 throw ProtocolError(.badRequest, "area: \(error.message)", failedOp: "subscribe")
             }
-            guard checked.squareKilometres <= environment.limits.maxAreaKm2 else {
+            guard checked.squareKilometres <= node.limits.maxAreaKm2 else {
                 throw ProtocolError(
                     .badRequest,
-                    "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(environment.limits.maxAreaKm2)) km² are allowed",
+                    "area covers \(Int(checked.squareKilometres.rounded())) km²; at most \(Int(node.limits.maxAreaKm2)) km² are allowed",
                     failedOp: "subscribe")
             }
             return .area(checked, rights)

@@ -6,7 +6,7 @@ import WebSocketTransport
 
 /// The HTTP side of location streams: `POST /v1/locations` and `GET /v1/devices/{id}`.
 struct LocationRoutes {
-    let environment: StreamSession.Environment
+    let node: Node
 
     /// `POST /v1/locations`: a JSON array published all or nothing. With auth on, the
     /// bearer token must allow publishing for every device. The publish rate of the
@@ -16,7 +16,7 @@ struct LocationRoutes {
         let claims: Claims?
         let locations: [Location]
         do throws(ProtocolError) {
-            claims = try authorize(request)
+            claims = try node.gate.authorize(authorization: request.authorization)
             locations = try LocationBatch.decode(request.body)
             if let claims, let denied = locations.firstIndex(where: { !claims.mayPublish(device: $0.device) }) {
                 throw ProtocolError(.forbidden, "[\(denied)].device: your token does not allow publishing for it")
@@ -25,11 +25,11 @@ struct LocationRoutes {
             return failure(error)
         }
         let identity = PublishIdentity(subject: claims?.subject, peer: request.remoteAddress)
-        if let refusal = environment.ingest.admit(locations.count, from: identity) {
+        if let refusal = node.ingest.admit(locations.count, from: identity) {
             return refused(refusal, identity: identity)
         }
         do throws(PublishFailure) {
-            let stored = try await environment.ingest.publish(locations)
+            let stored = try await node.ingest.publish(locations)
             return .json(202, "{\"accepted\":\(stored.count)}")
         } catch {
             switch error {
@@ -46,14 +46,16 @@ struct LocationRoutes {
             return failure(ProtocolError(.badRequest, "device id must be \(DeviceID.rule)"))
         }
         do throws(ProtocolError) {
-            if let claims = try authorize(request), !claims.maySubscribe(device: id) {
+            if let claims = try node.gate.authorize(authorization: request.authorization),
+                !claims.maySubscribe(device: id)
+            {
                 throw ProtocolError(.forbidden, "your token does not allow reading this device")
             }
         } catch {
             return failure(error)
         }
         do {
-            guard let last = try await environment.broker.lastKnown([id]).first else {
+            guard let last = try await node.broker.lastKnown([id]).first else {
                 return .json(404, #"{"code":"not_found","message":"no position known for this device"}"#)
             }
             return HTTPResponse(
@@ -64,28 +66,13 @@ struct LocationRoutes {
         }
     }
 
-    /// The claims of the request's bearer token; nil when auth is off.
-    private func authorize(_ request: HTTPRequest) throws(ProtocolError) -> Claims? {
-        guard case .tokens(let authentication) = environment.access else { return nil }
-        guard let token = Credentials.bearerToken(request.authorization) else {
-            environment.metrics.authFailures["missing"]?.increment()
-            throw ProtocolError(.unauthorized, "send a token: Authorization: Bearer …")
-        }
-        do {
-            return try authentication.verify(token, Date())
-        } catch {
-            environment.metrics.authFailures[error.reason.rawValue]?.increment()
-            throw ProtocolError(.unauthorized, "token refused: \(error.message)")
-        }
-    }
-
     /// 429 with `Retry-After` past the rate, 507 past the device limit; the body names the
     /// reason. Counted and logged (throttled) like any refusal.
     private func refused(_ refusal: PublishRefusal, identity: PublishIdentity) -> HTTPResponse {
         let status = refusal.reason == .maxDevices ? 507 : 429
-        environment.logger.refused(
+        node.logger.refused(
             "publish refused", ["identity": identity, "reason": refusal.reason.rawValue, "status": status])
-        environment.metrics.count(refusal.error.code)
+        node.metrics.count(refusal.error.code)
         var response = HTTPResponse.json(
             status,
             #"{"code":\#(quoted(refusal.error.code.rawValue)),"reason":\#(quoted(refusal.reason.rawValue)),"message":\#(quoted(refusal.message))}"#
@@ -95,7 +82,7 @@ struct LocationRoutes {
     }
 
     private func failure(_ error: ProtocolError) -> HTTPResponse {
-        environment.metrics.count(error.code)
+        node.metrics.count(error.code)
         let status =
             switch error.code {
             case .internal: 503

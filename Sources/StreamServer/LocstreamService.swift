@@ -10,9 +10,9 @@ struct LocstreamService: WebSocketServerDelegate {
     let settings: ServerSettings
     let metrics: ServerMetrics
     let readiness: Readiness
-    let environment: StreamSession.Environment
+    let node: Node
 
-    private var logger: Logger { environment.logger }
+    private var logger: Logger { node.logger }
 
     func decideUpgrade(_ request: UpgradeRequest) -> UpgradeDecision {
         if let allowed = settings.allowedOrigins, let origin = request.origin, !allowed.contains(origin) {
@@ -65,8 +65,9 @@ struct LocstreamService: WebSocketServerDelegate {
         let session = StreamSession(
             connectionID: connection.id.description, peer: request.remoteAddress,
             sink: ConnectionSink(connection: connection),
-            environment: environment)
-        return .stream(session, upgradeToken: Credentials.bearerToken(request.authorization) ?? request.query["token"])
+            node: node)
+        return .stream(
+            session, upgradeToken: Gatekeeper.upgradeToken(authorization: request.authorization, query: request.query))
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -77,7 +78,7 @@ struct LocstreamService: WebSocketServerDelegate {
 
     /// The response of the route `request` names.
     private func route(_ request: HTTPRequest) async -> HTTPResponse {
-        let routes = LocationRoutes(environment: environment)
+        let routes = LocationRoutes(node: node)
         if request.method == "GET", let asset = MapPage.assets[request.path] {
             return asset.response(to: request)
         }

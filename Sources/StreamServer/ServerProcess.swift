@@ -19,11 +19,11 @@ struct ServerProcess {
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
             broker.isReachable ? 1 : 0
         }
-        let environment = StreamSession.Environment(
-            node: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
+        let node = Node(
+            name: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
             logger: logger.named("stream"), limits: settings.limits, access: settings.access)
         let service = LocstreamService(
-            settings: settings, metrics: metrics, readiness: readiness, environment: environment)
+            settings: settings, metrics: metrics, readiness: readiness, node: node)
         var transport = settings.transport
         transport.observer = TransportMetrics(registry: metrics.registry, logger: logger)
         let server = WebSocketServer(configuration: transport, delegate: service)

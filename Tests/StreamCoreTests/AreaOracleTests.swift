@@ -18,7 +18,7 @@ struct AreaOracleTests {
         let sink = RecordingSink()
         let scope = SubscriptionScope(
             sink: sink,
-            environment: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
+            node: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
         let devices = (0..<150).map { "d\($0)" }
         var positions: [String: Location] = [:]
         for stored in try await broker.publish(devices.map { device(world.position(), $0) }) {

@@ -42,6 +42,11 @@ final class RecordingSink: FrameSink {
         state.withLock { $0.closed = (code, reason) }
     }
 
+    /// The close the session asked for, if any.
+    var closed: (code: UInt16, reason: String)? {
+        state.withLock { $0.closed }.map { (code: $0.0, reason: $0.1) }
+    }
+
     /// Every accepted frame, decoded.
     var messages: [ServerMessage] {
         state.withLock { $0.frames }.compactMap { try? ServerMessage.decode($0.bytes) }

@@ -14,7 +14,7 @@ struct SubscriptionScopeTests {
 
     init() {
         broker = LocalBroker(hub: hub, historySize: 10)
-        scope = SubscriptionScope(sink: sink, environment: .testing(hub: hub, broker: broker, metrics: metrics))
+        scope = SubscriptionScope(sink: sink, node: .testing(hub: hub, broker: broker, metrics: metrics))
     }
 
     private func publish(_ device: String, _ lat: Double = 1) async throws {

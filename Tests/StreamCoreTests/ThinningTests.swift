@@ -75,7 +75,7 @@ struct ThinningTests {
         let sink = RecordingSink()
         let scope = SubscriptionScope(
             sink: sink,
-            environment: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
+            node: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
         try await scope.subscribe(
             SubscribeRequest(
                 sub: "t", target: .area(.bbox(minLon: -1, minLat: -1, maxLon: 1, maxLat: 1)), minIntervalMs: 1500))

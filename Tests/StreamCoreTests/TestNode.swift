@@ -1,0 +1,10 @@
+import Observability
+import StreamCore
+
+extension Node {
+    /// A node around `hub`, `broker` and `metrics`, with default limits, open access and
+    /// the system clock, for tests that drive a scope without sockets.
+    static func testing(hub: Hub, broker: any Broker, metrics: StreamMetrics) -> Node {
+        Node(name: "test", hub: hub, broker: broker, metrics: metrics, logger: Logger(component: "stream"))
+    }
+}
