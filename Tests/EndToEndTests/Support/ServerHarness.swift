@@ -27,10 +27,14 @@ final class ServerHarness {
     static let eventLoopArguments =
         ProcessInfo.processInfo.environment["LOCSTREAM_TEST_EVENT_LOOP"].map { ["--event-loop", $0] } ?? []
 
-    /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`.
-    init(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
+    /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`; the
+    /// `stream-server` in `directory` (by default the one beside the test bundle).
+    init(
+        _ arguments: [String] = [], environment: [String: String] = [:],
+        binDirectory directory: URL = ServerHarness.binDirectory
+    ) async throws {
         process = Process()
-        process.executableURL = Self.binDirectory.appendingPathComponent("stream-server")
+        process.executableURL = directory.appendingPathComponent("stream-server")
         process.arguments = ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
         env.merge(environment) { $1 }
