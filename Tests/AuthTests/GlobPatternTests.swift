@@ -1,4 +1,5 @@
 import Auth
+import TestSupport
 import Testing
 
 /// `*`-only globs: the documented cases, a comparison with a reference matcher, and

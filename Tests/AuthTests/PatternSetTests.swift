@@ -1,4 +1,5 @@
 import Auth
+import TestSupport
 import Testing
 
 /// A claim's compiled pattern list agrees with testing each glob in turn, whatever the mix

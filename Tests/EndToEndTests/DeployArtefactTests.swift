@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension EndToEnd {
@@ -683,9 +684,7 @@ extension EndToEnd.DeployArtefactTests {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locstream-deploy-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        try TemporaryDirectory.lasting(prefix: "locstream-deploy")
     }
 
     /// `stream-server ARGUMENTS --print-config` with only `environment` as LOCSTREAM_ variables.

@@ -1,15 +1,15 @@
 /// A small deterministic random number generator (SplitMix64), so that randomised tests
 /// repeat exactly.
-struct SplitMix: RandomNumberGenerator {
+package struct SplitMix: RandomNumberGenerator {
     /// The generator's state.
     private var state: UInt64
 
     /// A generator started from `seed`.
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -20,7 +20,7 @@ struct SplitMix: RandomNumberGenerator {
 
 extension SplitMix {
     /// A random string of up to `maximumLength` characters from `alphabet`.
-    mutating func text(alphabet: [Character], maximumLength: Int) -> String {
+    package mutating func text(alphabet: [Character], maximumLength: Int) -> String {
         let length = Int.random(in: 0...maximumLength, using: &self)
         return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &self)] })
     }
