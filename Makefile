@@ -50,10 +50,10 @@ test: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build
 
-## The end-to-end tests again, every test server on `--event-loop poll` (CI runs it).
+## The end-to-end and deployment tests again, every test server on `--event-loop poll` (CI runs it).
 test-poll: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
-	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter EndToEnd
+	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter 'EndToEnd|DeployArtefact'
 
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift

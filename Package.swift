@@ -71,6 +71,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "TestSupport"]
         ),
+        .testTarget(name: "DeployArtefactTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
