@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "AuthTests", dependencies: ["Auth", "TestSupport"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
         .testTarget(
             name: "StreamCoreTests",
             dependencies: ["Auth", "Locking", "StreamCore", "LocstreamProtocol", "Observability"]),
