@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["LocstreamProtocol", "Locking", "WebSocketTransport"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "AuthTests", dependencies: ["Auth", "TestSupport"]),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "LocstreamProtocol", "TestSupport"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
