@@ -107,7 +107,7 @@ fuzz: fuzz-decoder fuzz-http fuzz-redis fuzz-jwt
 ## Findings land in .build/fuzz/; the growing corpus is kept in .build/fuzz/corpus.
 fuzz-decoder:
 	mkdir -p .build/fuzz/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift Tests/Fuzz/DecoderFuzzer.swift -o .build/fuzz/decoder
 	cd .build/fuzz && $(FUZZ_RUN) ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/corpus
@@ -116,7 +116,7 @@ fuzz-decoder:
 ## same way; findings land in .build/fuzz-http/.
 fuzz-http:
 	mkdir -p .build/fuzz-http/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WebSocketTransport \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name WebSocketTransport \
 	  Sources/WebSocketTransport/RequestChecks/*.swift Tests/Fuzz/HTTPRequestFuzzer.swift -o .build/fuzz-http/requests
 	cd .build/fuzz-http && $(FUZZ_RUN) ./requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/http-corpus
@@ -127,7 +127,7 @@ fuzz-http:
 REDIS_PURE := PositionLine ChannelMessage RedisReply RedisFailure RedisServerInfo
 fuzz-redis:
 	mkdir -p .build/fuzz-redis/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift $(REDIS_PURE:%=Sources/RedisBroker/%.swift) Tests/Fuzz/RedisMessageFuzzer.swift \
 	  -o .build/fuzz-redis/redis-messages
 	cd .build/fuzz-redis && $(FUZZ_RUN) ./redis-messages -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
@@ -138,7 +138,7 @@ fuzz-redis:
 ## with AddressSanitizer. Findings land in .build/fuzz-jwt/.
 fuzz-jwt:
 	mkdir -p .build/fuzz-jwt/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol -I Sources/COpenSSL \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol -I Sources/COpenSSL \
 	  -suppress-warnings Sources/LocstreamProtocol/*.swift Sources/Auth/*.swift Tests/Fuzz/JWTFuzzer.swift \
 	  -o .build/fuzz-jwt/tokens
 	cd .build/fuzz-jwt && $(FUZZ_RUN) ./tokens -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
