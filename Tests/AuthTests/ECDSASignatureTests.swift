@@ -1,3 +1,5 @@
+import LocstreamProtocol
+import TestSupport
 import Testing
 
 @testable import Auth
@@ -25,7 +27,7 @@ import Testing
     }
 
     @Test func roundTripsVariedValues() throws {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<200 {
             var raw = (0..<64).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let zeros = Int(generator.next() % 20)

@@ -1,4 +1,6 @@
 import Auth
+import LocstreamProtocol
+import TestSupport
 import Testing
 
 /// `*`-only globs: the documented cases, a comparison with a reference matcher, and
@@ -65,7 +67,7 @@ import Testing
     }
 
     @Test func agreesWithAReferenceMatcher() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<5000 {
             let pattern = generator.text(alphabet: ["a", "b", "*"], maximumLength: 8)
             let text = generator.text(alphabet: ["a", "b", "*"], maximumLength: 10)

@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import TestSupport
 import Testing
 
 /// Loading secrets and public keys, and the errors for keys that cannot be used.

@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import TestSupport
 import Testing
 
 /// Tokens that are not a compact JWS, or whose parts are not base64url JSON objects.

@@ -1,11 +1,13 @@
 import Auth
+import LocstreamProtocol
+import TestSupport
 import Testing
 
 /// A claim's compiled pattern list agrees with testing each glob in turn, whatever the mix
 /// of exact ids, prefixes and other shapes, and a large list costs no more than a small one.
 @Suite struct PatternSetTests {
     @Test func agreesWithTestingEachGlob() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<3000 {
             let patterns = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
                 generator.text(alphabet: ["a", "b", "*"], maximumLength: 5)

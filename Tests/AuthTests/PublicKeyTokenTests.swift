@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import TestSupport
 import Testing
 
 /// RS256 and ES256 tokens signed by `openssl dgst -sign`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Key pairs made once per test run with `openssl genpkey`: private keys stay in files for
 /// `openssl dgst -sign`; public keys are PEM text for the verifier.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Makes signed JWTs for the tests from raw JSON text, signing with the `openssl` tool so
 /// that the code under test never checks its own output.
@@ -11,27 +12,18 @@ enum TokenFactory {
     static let es256Header = #"{"alg":"ES256","typ":"JWT"}"#
 
     /// Unpadded base64url.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ bytes: [UInt8]) -> String { JWTMint.base64URL(bytes) }
 
     /// `base64url(header) "." base64url(payload)`.
     static func signingInput(header: String, payload: String) -> String {
-        base64URL(Array(header.utf8)) + "." + base64URL(Array(payload.utf8))
+        JWTMint.signingInput(header: header, payload: payload)
     }
 
     /// An HS256 token: HMAC-SHA256 made by `openssl dgst -mac HMAC`.
     static func hs256(
         _ payload: String, secret: [UInt8] = TestSecrets.secret, header: String = hs256Header
     ) throws -> String {
-        let input = signingInput(header: header, payload: payload)
-        let hexKey = secret.map { String(format: "%02x", $0) }.joined()
-        let mac = try OpenSSLTool.run(
-            ["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:\(hexKey)", "-binary"], input: Array(input.utf8))
-        return input + "." + base64URL(mac)
+        try JWTMint.hs256(header: header, payload: payload, secret: secret)
     }
 
     /// An RS256 token: RSASSA-PKCS1-v1_5 made by `openssl dgst -sign`.

@@ -1,5 +1,6 @@
 import Foundation
 import LocstreamProtocol
+import TestSupport
 import Testing
 import WebSocketTransport
 

@@ -4,7 +4,7 @@ in view, the page's render rate, heap, and the CPU of the browser and the server
 
 For each rate in --rates: starts `stream-client simulate` (N devices in the page's
 area, central Berlin), opens the page in headless Chromium through chromedriver (plain
-W3C WebDriver over HTTP, like Tests/EndToEndTests/Support/WebDriver.swift), lets it
+W3C WebDriver over HTTP, like Tests/TestSupport/WebDriver.swift), lets it
 settle, then samples once a second for --seconds:
 
   * window.locstream.fps (and the side panel's #p-fps text): `loc` frames the page

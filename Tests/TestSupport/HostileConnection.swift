@@ -3,15 +3,15 @@ import WebSocketTransport
 
 /// The setup that hostile WebSocket cases share: a server, a bystander beside it, and one
 /// connection for the hostile frames.
-struct HostileConnection {
-    let server: ServerHarness
-    let bystander: Bystander
-    let client: WebSocketClient
+package struct HostileConnection {
+    package let server: ServerHarness
+    package let bystander: Bystander
+    package let client: WebSocketClient
     /// The connection that sends the hostile frames.
-    let attacker: StreamTestClient
+    package let attacker: StreamTestClient
 
     /// Starts a server with `options` and a bystander, and connects the attacker.
-    static func start(_ options: [String] = []) async throws -> Self {
+    package static func start(_ options: [String] = []) async throws -> Self {
         let server = try await ServerHarness(options)
         let bystander = try await Bystander(server)
         let client = try await WebSocketClient.start()
@@ -20,7 +20,7 @@ struct HostileConnection {
     }
 
     /// Checks that the bystander was not harmed, then closes everything.
-    func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         await bystander.expectUnharmed(sourceLocation: sourceLocation)
         await bystander.stop()
         await client.shutdown()

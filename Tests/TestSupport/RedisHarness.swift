@@ -7,8 +7,8 @@ import Testing
 /// `kill` stops it with SIGKILL, as a crash would; `restart` starts it again on the same
 /// port, with the same directory; `keepData` and `restartFromKeptData` make it come back
 /// without its latest writes. `cli` runs `redis-cli` against it.
-final class RedisHarness {
-    let port: Int
+package final class RedisHarness {
+    package let port: Int
     private let directory: URL
     private let persistent: Bool
     private let password: String?
@@ -16,13 +16,11 @@ final class RedisHarness {
 
     /// Starts Redis; with `persistent`, every write is fsynced to an append-only file;
     /// with `password`, clients must authenticate.
-    init(persistent: Bool = false, password: String? = nil) async throws {
+    package init(persistent: Bool = false, password: String? = nil) async throws {
         port = try LoopbackPort.free()
         self.persistent = persistent
         self.password = password
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "locstream-redis-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory.lasting(prefix: "locstream-redis")
         try await start()
     }
 
@@ -32,36 +30,36 @@ final class RedisHarness {
     }
 
     /// `redis://[:PASSWORD@]127.0.0.1:PORT/0`.
-    var url: String { url(database: 0) }
+    package var url: String { url(database: 0) }
 
     /// The URL of `database`, with the password if there is one.
-    func url(database: Int) -> String {
+    package func url(database: Int) -> String {
         "redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(port)/\(database)"
     }
 
     /// The options that point a server at this Redis.
-    var serverArguments: [String] { ["--broker", "redis", "--redis-url", url] }
+    package var serverArguments: [String] { ["--broker", "redis", "--redis-url", url] }
 
     /// Kills Redis with SIGKILL and waits until it is gone.
-    func kill() {
+    package func kill() {
         guard let process, process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// Sends `signal` (SIGSTOP to hang it, SIGCONT to resume it).
-    func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if let process { Glibc.kill(process.processIdentifier, signal) }
     }
 
     /// Starts Redis again on the same port and directory.
-    func restart() async throws {
+    package func restart() async throws {
         kill()
         try await start()
     }
 
     /// Copies the append-only files as they are now (Redis must be `persistent`).
-    func keepData() throws {
+    package func keepData() throws {
         let kept = directory.appendingPathComponent("kept")
         try? FileManager.default.removeItem(at: kept)
         try FileManager.default.copyItem(at: directory.appendingPathComponent("appendonlydir"), to: kept)
@@ -69,7 +67,7 @@ final class RedisHarness {
 
     /// Kills Redis and starts it again from the files `keepData` copied: a restart that
     /// lost every write since, as one from an append-only file that was not yet synced.
-    func restartFromKeptData() async throws {
+    package func restartFromKeptData() async throws {
         kill()
         let files = directory.appendingPathComponent("appendonlydir")
         try FileManager.default.removeItem(at: files)
@@ -78,7 +76,7 @@ final class RedisHarness {
     }
 
     /// Runs `redis-cli` with `arguments`; returns its output, trimmed.
-    func cli(_ arguments: String...) throws -> String {
+    package func cli(_ arguments: String...) throws -> String {
         let result = try CommandResult.run(
             URL(fileURLWithPath: "/usr/bin/redis-cli"),
             ["-h", "127.0.0.1", "-p", String(port), "--no-auth-warning"] + (password.map { ["-a", $0] } ?? [])
@@ -106,5 +104,5 @@ final class RedisHarness {
         throw RedisHarnessError.didNotStart
     }
 
-    enum RedisHarnessError: Error { case didNotStart }
+    package enum RedisHarnessError: Error { case didNotStart }
 }

@@ -4,22 +4,22 @@
 /// throughput or memory measured on a normal build is scaled by these factors there. The
 /// same tests run unscaled in `make test` and `make test-poll`; under TSan they still fail
 /// on growth that follows the input rather than a constant.
-enum SanitizerScale {
+package enum SanitizerScale {
     #if LOCSTREAM_TSAN
         /// Memory bounds are multiplied by this.
-        static let memory = 8
+        package static let memory = 8
         /// Throughput floors are divided by this.
-        static let speed = 10
+        package static let speed = 10
     #else
         /// Memory bounds are multiplied by this.
-        static let memory = 1
+        package static let memory = 1
         /// Throughput floors are divided by this.
-        static let speed = 1
+        package static let speed = 1
     #endif
 
     /// A memory bound of `kiB` on a normal build, as it applies to this build.
-    static func memoryKiB(_ kiB: Int) -> Int { kiB * memory }
+    package static func memoryKiB(_ kiB: Int) -> Int { kiB * memory }
 
     /// A floor of `count` events on a normal build, as it applies to this build.
-    static func floor(_ count: Int) -> Int { count / speed }
+    package static func floor(_ count: Int) -> Int { count / speed }
 }

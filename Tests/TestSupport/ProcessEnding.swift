@@ -5,7 +5,7 @@ extension Process {
     /// writes its coverage profile; SIGKILL if it is still running after `grace`.
     /// Under TSan (which collects no coverage, and makes each exit take seconds) it is
     /// killed at once.
-    func terminateGracefully(within grace: Duration = .seconds(5)) {
+    package func terminateGracefully(within grace: Duration = .seconds(5)) {
         guard isRunning else { return }
         #if LOCSTREAM_TSAN
             kill(processIdentifier, SIGKILL)

@@ -4,13 +4,13 @@ import Foundation
 /// library would (reserved bits, bad opcodes, unmasked frames) or speak plain HTTP.
 /// It may come from another loopback address (`source`, e.g. 127.0.0.2), so a test can
 /// play a second peer.
-final class RawSocket {
+package final class RawSocket {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `127.0.0.1:port` from `source` (any local address when nil); reads
     /// time out after `timeout` seconds.
-    init(port: Int, timeout: Int = 10, source: String? = nil) throws {
+    package init(port: Int, timeout: Int = 10, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawSocketError.failed("socket") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
@@ -47,7 +47,7 @@ final class RawSocket {
     deinit { close(fd) }
 
     /// Sends all of `bytes`.
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -57,14 +57,14 @@ final class RawSocket {
     }
 
     /// Exactly `count` bytes; throws `.closed` if the peer closes first.
-    func read(exactly count: Int) throws -> [UInt8] {
+    package func read(exactly count: Int) throws -> [UInt8] {
         while buffer.count < count { try fill() }
         defer { buffer.removeFirst(count) }
         return Array(buffer.prefix(count))
     }
 
     /// Bytes up to and including `delimiter`.
-    func read(until delimiter: [UInt8]) throws -> [UInt8] {
+    package func read(until delimiter: [UInt8]) throws -> [UInt8] {
         while true {
             if let range = findRange(delimiter) {
                 defer { buffer.removeFirst(range.upperBound) }
@@ -75,14 +75,14 @@ final class RawSocket {
     }
 
     /// Everything until the peer closes.
-    func readToEnd() throws -> [UInt8] {
+    package func readToEnd() throws -> [UInt8] {
         while (try? fill()) != nil {}
         defer { buffer = [] }
         return buffer
     }
 
     /// True when the peer has closed the connection (reads return end of file).
-    func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         do {
             while true { try fill() }
         } catch RawSocketError.closed {
@@ -110,7 +110,7 @@ final class RawSocket {
     }
 }
 
-enum RawSocketError: Error, Equatable {
+package enum RawSocketError: Error, Equatable {
     case failed(String)
     case closed
     case timeout

@@ -10,7 +10,7 @@ import WebSocketTransport
 /// A hostile case runs while the bystander runs; `expectUnharmed` then checks that the
 /// attack did not reach it: fresh frames still arrive in seq order, `/healthz` answers
 /// 200, and the server's RSS grew by less than the bound given.
-final class Bystander {
+package final class Bystander {
     private let server: ServerHarness
     private let client: WebSocketClient
     private let pump: Task<Void, Never>
@@ -18,17 +18,17 @@ final class Bystander {
     private let received = Locked(Tally())
     private let baselineRSSKiB: Int
     /// The device it publishes, distinct per bystander.
-    let device: String
+    package let device: String
 
     private struct Tally {
-        var frames = 0
-        var lastSeq: UInt64 = 0
-        var outOfOrder = 0
+        package var frames = 0
+        package var lastSeq: UInt64 = 0
+        package var outOfOrder = 0
     }
 
     /// Starts publishing and viewing on `server` (with `token` on the upgrade when the
     /// server runs with auth); returns once the viewer has its first frame.
-    init(
+    package init(
         _ server: ServerHarness, device: String = "bystander-\(UInt32.random(in: 0...UInt32.max))",
         token: String? = nil
     ) async throws {
@@ -74,12 +74,12 @@ final class Bystander {
     }
 
     /// Frames the viewer has received so far.
-    var frames: Int { received.withLock { $0.frames } }
+    package var frames: Int { received.withLock { $0.frames } }
 
     /// Records an issue unless the bystander is still served: at least `minFrames` new
     /// frames within `window`, none out of order, `/healthz` 200, and RSS grown by at
     /// most `maxRSSGrowthKiB` (scaled under TSan, see `SanitizerScale`) since it started.
-    func expectUnharmed(
+    package func expectUnharmed(
         minFrames: Int = 5, within window: Duration = .seconds(5), maxRSSGrowthKiB: Int = 100 * 1024,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
@@ -102,18 +102,18 @@ final class Bystander {
     }
 
     /// Stops publishing and closes both connections.
-    func stop() async {
+    package func stop() async {
         pump.cancel()
         reader.cancel()
         await client.shutdown()
     }
 
     /// The resident set of process `pid`, in KiB.
-    static func rssKiB(_ pid: Int32) throws -> Int {
+    package static func rssKiB(_ pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
-    enum BystanderError: Error { case noFirstFrame }
+    package enum BystanderError: Error { case noFirstFrame }
 }

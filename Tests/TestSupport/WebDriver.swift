@@ -6,13 +6,13 @@ import Foundation
 /// `start` launches `chromedriver` on a free port and opens one session; `quit` ends
 /// both. Every request is bounded by a socket timeout. The driver process is killed
 /// when the object goes away.
-final class WebDriver {
+package final class WebDriver {
     /// Where the driver and browser live, if installed (Debian `chromium-driver`, `chromium`).
-    static let chromedriverPath = "/usr/bin/chromedriver"
-    static let chromiumPath = "/usr/bin/chromium"
+    package static let chromedriverPath = "/usr/bin/chromedriver"
+    package static let chromiumPath = "/usr/bin/chromium"
 
     /// Whether both executables are installed.
-    static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: chromedriverPath)
             && FileManager.default.isExecutableFile(atPath: chromiumPath)
     }
@@ -23,7 +23,7 @@ final class WebDriver {
     private var session: String?
 
     /// Starts `chromedriver` and a headless browser session with a `width` × `height` window.
-    init(width: Int = 1280, height: Int = 800) async throws {
+    package init(width: Int = 1280, height: Int = 800) async throws {
         port = try LoopbackPort.free()
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
@@ -64,19 +64,19 @@ final class WebDriver {
     }
 
     /// Opens `url` and waits for its load event.
-    func navigate(to url: String) throws {
+    package func navigate(to url: String) throws {
         _ = try request("POST", try sessionPath("/url"), ["url": url], timeout: 60)
     }
 
     /// Runs `script` (a function body; `return` gives the result) in the page and
     /// returns its JSON-decoded result.
-    func execute(_ script: String, _ arguments: [Any] = []) throws -> Any {
+    package func execute(_ script: String, _ arguments: [Any] = []) throws -> Any {
         try request("POST", try sessionPath("/execute/sync"), ["script": script, "args": arguments])
     }
 
     /// Polls `script` every 100 ms until `condition` holds for its result, for at most
     /// `timeout`; returns the last result and whether the condition held.
-    func wait(
+    package func wait(
         for script: String, within timeout: Duration, until condition: (Any) -> Bool
     ) async throws -> (value: Any, met: Bool) {
         let deadline = ContinuousClock.now + timeout
@@ -90,7 +90,7 @@ final class WebDriver {
     }
 
     /// A PNG of the viewport.
-    func screenshot() throws -> Data {
+    package func screenshot() throws -> Data {
         let value = try request("GET", try sessionPath("/screenshot"), nil)
         guard let base64 = value as? String, let data = Data(base64Encoded: base64) else {
             throw WebDriverError.protocolError("screenshot was not base64")
@@ -100,7 +100,7 @@ final class WebDriver {
 
     /// The browser console entries since the last call, as (level, message), if the
     /// driver supports the legacy log endpoint; nil otherwise.
-    func browserLog() -> [(level: String, message: String)]? {
+    package func browserLog() -> [(level: String, message: String)]? {
         guard let path = try? sessionPath("/se/log"),
             let value = try? request("POST", path, ["type": "browser"]),
             let entries = value as? [[String: Any]]
@@ -109,7 +109,7 @@ final class WebDriver {
     }
 
     /// Ends the session and stops the driver.
-    func quit() {
+    package func quit() {
         if let path = try? sessionPath("") { _ = try? request("DELETE", path, nil, timeout: 20) }
         session = nil
         if process.isRunning { process.terminate() }
@@ -141,7 +141,7 @@ final class WebDriver {
     }
 
     /// What went wrong talking to the driver.
-    enum WebDriverError: Error {
+    package enum WebDriverError: Error {
         case driverDidNotStart(String)
         case protocolError(String)
         case command(String, String, String)

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Free TCP ports on 127.0.0.1, for helper processes that cannot pick their own.
-enum LoopbackPort {
+package enum LoopbackPort {
     /// A port that was free a moment ago (bound to port 0, read back, released).
-    static func free() throws -> Int {
+    package static func free() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackPortError.unavailable }
         defer { close(fd) }
@@ -21,5 +21,5 @@ enum LoopbackPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    enum LoopbackPortError: Error { case unavailable }
+    package enum LoopbackPortError: Error { case unavailable }
 }

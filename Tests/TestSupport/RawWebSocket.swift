@@ -2,25 +2,32 @@ import Foundation
 
 /// A hand-driven WebSocket client over `RawSocket`: it frames exactly what a test
 /// asks for, valid or not, and reads frames back without judging them.
-final class RawWebSocket {
+package final class RawWebSocket {
     /// One frame as read from the wire.
-    struct Frame: Equatable {
-        var fin: Bool
-        var opcode: UInt8
-        var payload: [UInt8]
+    package struct Frame: Equatable {
+        package var fin: Bool
+        package var opcode: UInt8
+        package var payload: [UInt8]
+
+        /// A frame with `fin`, `opcode` and `payload`.
+        package init(fin: Bool, opcode: UInt8, payload: [UInt8]) {
+            self.fin = fin
+            self.opcode = opcode
+            self.payload = payload
+        }
 
         /// For a close frame: the code, if any.
-        var closeCode: UInt16? {
+        package var closeCode: UInt16? {
             opcode == 0x8 && payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
         }
     }
 
-    let socket: RawSocket
+    package let socket: RawSocket
     /// The response headers of the handshake.
-    let handshake: String
+    package let handshake: String
 
     /// Opens `path` on the server (from `source`, see `RawSocket`) and completes the upgrade.
-    init(port: Int, path: String, extraHeaders: [String] = [], source: String? = nil) throws {
+    package init(port: Int, path: String, extraHeaders: [String] = [], source: String? = nil) throws {
         socket = try RawSocket(port: port, source: source)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -31,7 +38,7 @@ final class RawWebSocket {
     }
 
     /// Sends one frame; masked unless `masked` is false; `rsv` sets bits 4–6 of byte 0.
-    func send(opcode: UInt8, payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0, masked: Bool = true) throws {
+    package func send(opcode: UInt8, payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0, masked: Bool = true) throws {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | (rsv << 4) | opcode]
         let maskBit: UInt8 = masked ? 0x80 : 0
         switch payload.count {
@@ -51,10 +58,12 @@ final class RawWebSocket {
     }
 
     /// Sends a text frame.
-    func send(text: String, fin: Bool = true) throws { try send(opcode: 0x1, payload: Array(text.utf8), fin: fin) }
+    package func send(text: String, fin: Bool = true) throws {
+        try send(opcode: 0x1, payload: Array(text.utf8), fin: fin)
+    }
 
     /// Reads one frame.
-    func readFrame() throws -> Frame {
+    package func readFrame() throws -> Frame {
         let head = try socket.read(exactly: 2)
         var length = Int(head[1] & 0x7F)
         if length == 126 {
@@ -68,7 +77,7 @@ final class RawWebSocket {
     }
 
     /// Reads frames until a close frame (returned) or the end of the connection (nil).
-    func readUntilClose() -> Frame? {
+    package func readUntilClose() -> Frame? {
         while let frame = try? readFrame() {
             if frame.opcode == 0x8 { return frame }
         }

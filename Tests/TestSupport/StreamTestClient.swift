@@ -6,15 +6,17 @@ import WebSocketTransport
 /// A protocol-speaking test client on the project's lws client: it sends
 /// `ClientMessage`s and reads `ServerMessage`s, with a timeout on every read so a
 /// missing frame fails the test instead of hanging it.
-final class StreamTestClient {
-    let connection: WebSocketConnection
+package final class StreamTestClient {
+    package let connection: WebSocketConnection
     /// The `welcome` frame's connection id.
-    private(set) var connectionID = ""
+    package private(set) var connectionID = ""
     private var iterator: InboundMessages.Iterator
     private var early: [InboundMessage] = []
 
     /// Connects to `url` and reads the `welcome` frame.
-    init(_ client: WebSocketClient, url: String, options: ClientConnectOptions = ClientConnectOptions()) async throws {
+    package init(_ client: WebSocketClient, url: String, options: ClientConnectOptions = ClientConnectOptions())
+        async throws
+    {
         connection = try await client.connect(to: url, options: options)
         iterator = connection.messages.makeAsyncIterator()
         guard case .welcome(let conn, _)? = await next() else { throw TestClientError.noWelcome }
@@ -22,23 +24,24 @@ final class StreamTestClient {
     }
 
     /// Sends `message`.
-    func send(_ message: ClientMessage) {
+    package func send(_ message: ClientMessage) {
         connection.send(OutboundFrame(body: message.encoded()))
     }
 
     /// Sends `text` as it is, valid or not.
-    func send(raw text: String) {
+    package func send(raw text: String) {
         connection.send(OutboundFrame(text: text))
     }
 
     /// The next frame, decoded; nil on timeout or when the connection ends.
-    func next(within timeout: Duration = .seconds(5)) async -> ServerMessage? {
+    package func next(within timeout: Duration = .seconds(5)) async -> ServerMessage? {
         guard let message = await nextRaw(within: timeout) else { return nil }
         return try? ServerMessage.decode(message.bytes)
     }
 
     /// The next frame, which must be an `error`: records an issue and returns nil otherwise.
-    func nextError(within timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async
+    package func nextError(within timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation)
+        async
         -> ProtocolError?
     {
         let frame = await next(within: timeout)
@@ -50,7 +53,7 @@ final class StreamTestClient {
     }
 
     /// The next message as received; nil on timeout or at the end.
-    func nextRaw(within timeout: Duration = .seconds(5)) async -> InboundMessage? {
+    package func nextRaw(within timeout: Duration = .seconds(5)) async -> InboundMessage? {
         if !early.isEmpty { return early.removeFirst() }
         // Most reads find a message waiting: take it without a timer and two child tasks.
         if let ready = iterator.nextIfReady() { return ready }
@@ -76,7 +79,7 @@ final class StreamTestClient {
     }
 
     /// Frames until one satisfies `isLast` (included), or nil on timeout.
-    func collect(until isLast: (ServerMessage) -> Bool, within timeout: Duration = .seconds(10)) async
+    package func collect(until isLast: (ServerMessage) -> Bool, within timeout: Duration = .seconds(10)) async
         -> [ServerMessage]?
     {
         var frames: [ServerMessage] = []
@@ -89,16 +92,18 @@ final class StreamTestClient {
         return nil
     }
 
-    enum TestClientError: Error { case noWelcome }
+    package enum TestClientError: Error { case noWelcome }
 }
 
 /// A location for tests.
-func testLocation(_ device: String, lat: Double = 52.5, lon: Double = 13.4, ts: Int64 = 1_764_421_200_000) -> Location {
+package func testLocation(_ device: String, lat: Double = 52.5, lon: Double = 13.4, ts: Int64 = 1_764_421_200_000)
+    -> Location
+{
     Location(device: device, lat: lat, lon: lon, ts: ts)
 }
 
 /// A devices subscription for tests.
-func subscribe(_ sub: String, _ devices: [String], snapshot: Bool = true, since: [String: UInt64] = [:])
+package func subscribe(_ sub: String, _ devices: [String], snapshot: Bool = true, since: [String: UInt64] = [:])
     -> ClientMessage
 {
     .subscribe(SubscribeRequest(sub: sub, target: .devices(devices), snapshot: snapshot, since: since))

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A minimal HTTP/1.1 exchange over `RawSocket`, enough to check status and body.
-struct RawHTTPResponse {
-    var status: Int
-    var headers: String
-    var body: String
+package struct RawHTTPResponse {
+    package var status: Int
+    package var headers: String
+    package var body: String
 
     /// Sends one request with `Connection: close` (from `source`, see `RawSocket`) and
     /// reads the whole response.
-    static func fetch(
+    package static func fetch(
         port: Int, method: String = "GET", path: String, body: String? = nil, headers: [String] = [],
         source: String? = nil
     ) throws -> RawHTTPResponse {
@@ -30,7 +30,7 @@ struct RawHTTPResponse {
     }
 
     /// The value of header `name` (case-insensitive), if present.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let prefix = name.lowercased() + ":"
         return headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix(prefix) }.map {
             $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)

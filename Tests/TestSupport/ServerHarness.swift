@@ -8,28 +8,28 @@ import Testing
 /// "listening" log line that names the port, and keeps the whole log for assertions.
 /// `stop` sends a signal and returns the exit status. The process is terminated when
 /// the harness goes away.
-final class ServerHarness {
-    let port: Int
+package final class ServerHarness {
+    package let port: Int
     private let process: Process
     private let output: ProcessOutput
 
     /// Options that lift the per-connection publish rate, for tests that flood.
-    static let floodLimits = ["--publish-rate", "10000000", "--publish-burst", "10000000"]
+    package static let floodLimits = ["--publish-rate", "10000000", "--publish-burst", "10000000"]
 
     /// Where the executables are: beside the test bundle, or `LOCSTREAM_BIN_DIR`.
-    static var binDirectory: URL {
+    package static var binDirectory: URL {
         if let dir = ProcessInfo.processInfo.environment["LOCSTREAM_BIN_DIR"] { return URL(fileURLWithPath: dir) }
         return (Bundle.main.executableURL ?? Bundle.main.bundleURL).deletingLastPathComponent()
     }
 
     /// `--event-loop X` when `LOCSTREAM_TEST_EVENT_LOOP=X` is set (`make test-poll`), so
     /// the whole suite can run on another event loop.
-    static let eventLoopArguments =
+    package static let eventLoopArguments =
         ProcessInfo.processInfo.environment["LOCSTREAM_TEST_EVENT_LOOP"].map { ["--event-loop", $0] } ?? []
 
     /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`; the
     /// `stream-server` in `directory` (by default the one beside the test bundle).
-    init(
+    package init(
         _ arguments: [String] = [], environment: [String: String] = [:],
         binDirectory directory: URL = ServerHarness.binDirectory
     ) async throws {
@@ -56,22 +56,22 @@ final class ServerHarness {
     }
 
     /// Everything the server has logged so far.
-    var log: String { output.text }
+    package var log: String { output.text }
 
     /// The first log line containing `needle`, waiting up to `timeout` for it: a line
     /// the server has written may still be in the pipe.
-    func logLine(containing needle: String, within timeout: Duration = .seconds(10)) async -> String? {
+    package func logLine(containing needle: String, within timeout: Duration = .seconds(10)) async -> String? {
         await output.firstLine(containing: needle, within: timeout)
     }
 
     /// The server's process id.
-    var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// `ws://127.0.0.1:PORT` followed by `path`.
-    func url(_ path: String, scheme: String = "ws") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String, scheme: String = "ws") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// The integer samples of `/metrics`, by name (labels included).
-    func metrics() throws -> [String: Int] {
+    package func metrics() throws -> [String: Int] {
         let body = try RawHTTPResponse.fetch(port: port, path: "/metrics").body
         var values: [String: Int] = [:]
         for line in body.split(separator: "\n") where !line.hasPrefix("#") {
@@ -82,10 +82,10 @@ final class ServerHarness {
     }
 
     /// The status `/readyz` answers now (0 when the request fails).
-    var readyStatus: Int { (try? RawHTTPResponse.fetch(port: port, path: "/readyz").status) ?? 0 }
+    package var readyStatus: Int { (try? RawHTTPResponse.fetch(port: port, path: "/readyz").status) ?? 0 }
 
     /// Sends `signal` and waits (up to 30 s) for the exit status; -1 if it had to be killed.
-    func stop(signal: Int32 = SIGTERM) async -> Int32 {
+    package func stop(signal: Int32 = SIGTERM) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < deadline {
@@ -99,22 +99,22 @@ final class ServerHarness {
         return process.terminationStatus
     }
 
-    enum HarnessError: Error { case didNotStart(String) }
+    package enum HarnessError: Error { case didNotStart(String) }
 }
 
 /// A child process's output, collected line by line, with a way to wait for a line.
-final class ProcessOutput: Sendable {
+package final class ProcessOutput: Sendable {
     private struct State {
-        var text = ""
-        var partial = ""
-        var waiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
-        var ended = false
+        package var text = ""
+        package var partial = ""
+        package var waiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
+        package var ended = false
     }
 
     private let state = Locked(State())
 
     /// Starts collecting the stderr of `process` (before it runs).
-    convenience init(capturing process: Process) {
+    package convenience init(capturing process: Process) {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -122,7 +122,7 @@ final class ProcessOutput: Sendable {
     }
 
     /// Starts collecting what is written to `pipe`.
-    init(reading pipe: Pipe) {
+    package init(reading pipe: Pipe) {
         pipe.fileHandleForReading.readabilityHandler = { [state] handle in
             let data = handle.availableData
             let ready = state.withLock { state -> [(CheckedContinuation<String?, Never>, String?)] in
@@ -152,11 +152,11 @@ final class ProcessOutput: Sendable {
     }
 
     /// All lines so far.
-    var text: String { state.withLock { $0.text } }
+    package var text: String { state.withLock { $0.text } }
 
     /// The first line (already seen or still to come) containing `needle`; nil on
     /// timeout or end of output.
-    func firstLine(containing needle: String, within timeout: Duration) async -> String? {
+    package func firstLine(containing needle: String, within timeout: Duration) async -> String? {
         await withTaskGroup(of: String?.self) { group in
             group.addTask { await self.waitForLine(containing: needle) }
             group.addTask {

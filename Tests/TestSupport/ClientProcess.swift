@@ -1,16 +1,16 @@
 import Foundation
 
 /// A running `stream-client` with its stdin, stdout and stderr in hand.
-final class ClientProcess {
+package final class ClientProcess {
     private let process = Process()
     private let input = Pipe()
     /// What it prints on stdout.
-    let stdout: ProcessOutput
+    package let stdout: ProcessOutput
     /// What it prints on stderr.
-    let stderr: ProcessOutput
+    package let stderr: ProcessOutput
 
     /// Starts `stream-client` with `arguments`.
-    init(_ arguments: [String]) throws {
+    package init(_ arguments: [String]) throws {
         process.executableURL = ServerHarness.binDirectory.appendingPathComponent("stream-client")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
@@ -29,12 +29,12 @@ final class ClientProcess {
     }
 
     /// Writes one line to its stdin.
-    func type(_ line: String) {
+    package func type(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Waits up to `timeout` for it to exit; returns the status, or nil if it is still running.
-    func exitStatus(within timeout: Duration) async -> Int32? {
+    package func exitStatus(within timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -43,5 +43,5 @@ final class ClientProcess {
     }
 
     /// Sends `signal`.
-    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    package func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 }

@@ -1,0 +1,99 @@
+import Locking
+import Testing
+
+@testable import WebSocketTransport
+
+/// The bounded queue between the service thread and a connection's task: order, the
+/// watermarks, the hand-over to a waiting consumer, and the end.
+@Suite("inbound queue")
+struct InboundQueueTests {
+    private func message(_ index: Int) -> InboundMessage { InboundMessage(bytes: Array("m\(index)".utf8)) }
+
+    /// An empty queue and a task suspended in it as its waiter (as `next()` would be).
+    private func waitingConsumer() async -> (Locked<InboundQueue>, Task<InboundMessage?, Never>) {
+        let queue = Locked(InboundQueue())
+        let consumer = Task {
+            await withUnsafeContinuation { continuation in queue.withLock { $0.waiter = continuation } }
+        }
+        while queue.withLock({ $0.waiter == nil }) { await Task.yield() }
+        return (queue, consumer)
+    }
+
+    @Test("messages come out in the order they arrived, then nil")
+    func order() {
+        var queue = InboundQueue()
+        for index in 0..<10 { _ = queue.deliver(message(index)) }
+        #expect(queue.count == 10)
+        for index in 0..<5 { #expect(queue.pop() == message(index)) }
+        for index in 10..<13 { _ = queue.deliver(message(index)) }
+        for index in 5..<13 { #expect(queue.pop() == message(index)) }
+        #expect(queue.pop() == nil)
+        #expect(queue.count == 0)
+    }
+
+    @Test("deliver asks to pause reading exactly when the high watermark is reached")
+    func highWatermark() {
+        var queue = InboundQueue()
+        var pauses: [Bool] = []
+        for index in 0...InboundQueue.highWatermark { pauses.append(queue.deliver(message(index))) }
+        #expect(pauses == Array(repeating: false, count: InboundQueue.highWatermark - 1) + [true, true])
+        #expect(queue.count == InboundQueue.highWatermark + 1)
+        // Drained below the watermark, it asks again only when it fills up again.
+        while queue.count > InboundQueue.lowWatermark { _ = queue.pop() }
+        let pausedAgain = queue.deliver(message(-1))
+        #expect(!pausedAgain)
+        #expect(InboundQueue.lowWatermark < InboundQueue.highWatermark)
+    }
+
+    @Test("a drained queue starts afresh: order holds across many fill-and-drain rounds")
+    func rounds() {
+        var queue = InboundQueue()
+        var next = 0
+        var expected = 0
+        for round in 1...20 {
+            for _ in 0..<(round * 7 % 90) {
+                _ = queue.deliver(message(next))
+                next += 1
+            }
+            while let popped = queue.pop() {
+                #expect(popped == message(expected))
+                expected += 1
+            }
+        }
+        #expect(expected == next)
+    }
+
+    @Test("a waiting consumer gets the next message directly; nothing is queued")
+    func handOver() async {
+        let (queue, consumer) = await waitingConsumer()
+        let full = queue.withLock { $0.deliver(message(1)) }
+        #expect(!full)
+        #expect(await consumer.value == message(1))
+        #expect(queue.withLock { $0.count == 0 && $0.waiter == nil })
+        // The next message, with no one waiting, is queued.
+        _ = queue.withLock { $0.deliver(message(2)) }
+        let popped = queue.withLock { $0.pop() }
+        #expect(popped == message(2))
+    }
+
+    @Test("finish wakes a waiting consumer with nil and marks the end")
+    func finishWakes() async {
+        let (queue, consumer) = await waitingConsumer()
+        queue.withLock { $0.finish() }
+        #expect(await consumer.value == nil)
+        #expect(queue.withLock { $0.isFinished && $0.waiter == nil })
+    }
+
+    @Test("after finish, queued messages can still be taken, then nil")
+    func finishKeepsQueued() {
+        var queue = InboundQueue()
+        _ = queue.deliver(message(1))
+        _ = queue.deliver(message(2))
+        queue.finish()
+        queue.resumeWaiter()  // no waiter: nothing happens
+        #expect(queue.isFinished)
+        #expect(queue.pop() == message(1))
+        #expect(queue.pop() == message(2))
+        #expect(queue.pop() == nil)
+    }
+}
