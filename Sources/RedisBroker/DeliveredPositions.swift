@@ -24,17 +24,16 @@ final class DeliveredPositions: Sendable {
     }
 
     private let grid: GeoGrid
-    private let isWatched: @Sendable (Subject) -> Bool
     private let state = Locked(State())
 
-    /// Positions in `grid`'s cells, kept while `isWatched` says the device or its cell is.
-    init(grid: GeoGrid, isWatched: @escaping @Sendable (Subject) -> Bool) {
+    /// Positions in `grid`'s cells, each kept while its device or its cell is watched.
+    init(grid: GeoGrid) {
         self.grid = grid
-        self.isWatched = isWatched
     }
 
-    /// Notes `update`, about to be delivered, if it is the device's newest.
-    func note(_ update: EncodedLocation) {
+    /// Notes `update`, about to be delivered, if it is the device's newest and
+    /// `isWatched` says its device or cell is.
+    func note(_ update: EncodedLocation, isWatched: (Subject) -> Bool) {
         let location = update.location
         let cell = grid.cell(lat: location.lat, lon: location.lon)
         let kept = isWatched(.device(location.device)) || isWatched(.cell(cell))
@@ -47,8 +46,8 @@ final class DeliveredPositions: Sendable {
         }
     }
 
-    /// The node stopped watching `subject`: positions no longer watched are dropped.
-    func forget(_ subject: Subject) {
+    /// The node stopped watching `subject`: positions `isWatched` no longer covers are dropped.
+    func forget(_ subject: Subject, isWatched: (Subject) -> Bool) {
         state.withLock { state in
             switch subject {
             case .device(let device):

@@ -21,8 +21,7 @@ import StreamCore
 /// above every seq given before (see `RedisScripts`), so no seq repeats or goes
 /// backwards, whichever nodes are alive; `RedisEpoch` logs and counts it.
 public final class RedisBroker: Broker {
-    /// The hub this broker delivers to; its interest changes drive the subscriptions.
-    public let hub: Hub
+    public let grid: GeoGrid
     private let endpoint: RedisEndpoint
     private let historySize: Int
     private let maxDevices: Int
@@ -47,12 +46,12 @@ public final class RedisBroker: Broker {
     ) {
         let metrics = RedisMetrics(registry: registry)
         let subscriber = RedisSubscriberLink(endpoint: endpoint, timeout: timeout, logger: logger, metrics: metrics)
-        let hub = Hub(grid: grid, interestChanged: subscriber.noteInterest)
         let watermark = SeqWatermark()
         let epoch = RedisEpoch(watermark: watermark, metrics: metrics, logger: logger)
         let runID = Locked("")
-        let delivery = UpstreamDelivery(hub: hub, watermark: watermark, epoch: epoch, metrics: metrics, logger: logger)
-        self.hub = hub
+        let delivery = UpstreamDelivery(
+            grid: grid, watermark: watermark, epoch: epoch, metrics: metrics, logger: logger)
+        self.grid = grid
         self.watermark = watermark
         self.epoch = epoch
         self.runID = runID
@@ -74,18 +73,26 @@ public final class RedisBroker: Broker {
             onStateChange: { up in Self.linkChanged(up, link: "commands", metrics: metrics, logger: logger) })
     }
 
-    /// Opens both links; they keep reconnecting until `stop`.
-    public func start() {
+    public var followsInterest: Bool { true }
+
+    /// Opens both links, reporting what the subscriber link hears to `events`; they
+    /// keep reconnecting until `close`.
+    public func run(reporting events: any BrokerEventHandler) {
         commands.start()
-        let hub = self.hub
         let delivery = self.delivery
         let metrics = self.metrics
         let logger = self.logger
         subscriber.start(
             serving: RedisSubscriberLink.Node(
-                isWatched: hub.isWatched, watchedSubjects: { hub.watchedSubjects }, onMessage: delivery.receive,
-                onDrop: delivery.forget, onConnect: delivery.countMissed,
+                isWatched: events.isWatched, watchedSubjects: { events.watchedSubjects },
+                onMessage: { subject, payload in delivery.receive(subject, payload, reportingTo: events) },
+                onDrop: { subject in delivery.forget(subject, watchedBy: events) }, onConnect: delivery.countMissed,
                 onStateChange: { up in Self.linkChanged(up, link: "subscriber", metrics: metrics, logger: logger) }))
+    }
+
+    /// Subscribes to or unsubscribes from `subject`'s channel, on the subscriber link.
+    public func interestChanged(_ subject: Subject) {
+        subscriber.noteInterest(subject)
     }
 
     /// Closes both links; operations fail from then on.
@@ -103,7 +110,7 @@ public final class RedisBroker: Broker {
         arguments.reserveCapacity(arguments.count + 6 * locations.count)
         for location in locations {
             let template = EncodedLocationTemplate(location)
-            let position = PositionLine(location, cell: hub.grid.cell(lat: location.lat, lon: location.lon))
+            let position = PositionLine(location, cell: grid.cell(lat: location.lat, lon: location.lon))
             arguments += [
                 Array(location.device.utf8), template.head, template.tail, Array(position.text.utf8),
                 Array("\(location.lon)".utf8), Array("\(location.lat)".utf8),

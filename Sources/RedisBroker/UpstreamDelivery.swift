@@ -3,7 +3,8 @@ import LocstreamProtocol
 import Observability
 import StreamCore
 
-/// Hands the updates heard on Redis channels to the hub, on the subscriber thread.
+/// Reports the updates heard on Redis channels to the node's `BrokerEventHandler`, on
+/// the subscriber thread.
 ///
 /// A device channel's copy goes to the device's subscribers, a cell channel's copy to
 /// the area subscriptions it enters, stays in or leaves. An update that changes cell
@@ -24,7 +25,6 @@ final class UpstreamDelivery: Sendable {
         var lastAreaCopy: (device: String, seq: UInt64)?
     }
 
-    private let hub: Hub
     private let tracker = Locked(Tracker())
     private let watermark: SeqWatermark
     private let epoch: RedisEpoch
@@ -33,17 +33,16 @@ final class UpstreamDelivery: Sendable {
     private let metrics: RedisMetrics
     private let logger: Logger
 
-    init(hub: Hub, watermark: SeqWatermark, epoch: RedisEpoch, metrics: RedisMetrics, logger: Logger) {
-        self.hub = hub
-        delivered = DeliveredPositions(grid: hub.grid, isWatched: hub.isWatched)
+    init(grid: GeoGrid, watermark: SeqWatermark, epoch: RedisEpoch, metrics: RedisMetrics, logger: Logger) {
+        delivered = DeliveredPositions(grid: grid)
         self.watermark = watermark
         self.epoch = epoch
         self.metrics = metrics
         self.logger = logger
     }
 
-    /// A message on `subject`'s channel.
-    func receive(_ subject: Subject, _ payload: [UInt8]) {
+    /// A message on `subject`'s channel, reported to `events`.
+    func receive(_ subject: Subject, _ payload: [UInt8], reportingTo events: any BrokerEventHandler) {
         let message: ChannelMessage
         do {
             message = try ChannelMessage(payload: payload)
@@ -60,8 +59,8 @@ final class UpstreamDelivery: Sendable {
         switch subject {
         case .device:
             countGap(before: location, floor: message.floor)
-            delivered.note(stored.update)
-            hub.deliver(stored.update, to: .deviceWatchers)
+            delivered.note(stored.update, isWatched: events.isWatched)
+            events.handlePublication(stored.update, previous: nil, to: .deviceWatchers)
         case .cell:
             let firstCopy = tracker.withLock { tracker in
                 if let last = tracker.lastAreaCopy, last.device == location.device, last.seq == location.seq {
@@ -71,14 +70,14 @@ final class UpstreamDelivery: Sendable {
                 return true
             }
             guard firstCopy else { return }
-            delivered.note(stored.update)
-            hub.deliver(stored.update, previous: stored.previousLocation, to: .areaWatchers)
+            delivered.note(stored.update, isWatched: events.isWatched)
+            events.handlePublication(stored.update, previous: stored.previousLocation, to: .areaWatchers)
         }
     }
 
-    /// The node stopped watching `subject`: its seqs are no longer followed.
-    func forget(_ subject: Subject) {
-        delivered.forget(subject)
+    /// The node (`events`) stopped watching `subject`: its seqs are no longer followed.
+    func forget(_ subject: Subject, watchedBy events: any BrokerEventHandler) {
+        delivered.forget(subject, isWatched: events.isWatched)
         guard case .device(let device) = subject else { return }
         tracker.withLock { _ = $0.lastSeq.removeValue(forKey: device) }
     }

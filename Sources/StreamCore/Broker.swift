@@ -1,10 +1,26 @@
 import LocstreamProtocol
 
 /// Where publications meet: it orders each device's updates (assigning `seq`), keeps
-/// last-known positions and a bounded history, and hands every publication to the
-/// local hub. The embedded `LocalBroker` is the default; a Redis broker shares all of
-/// this between nodes.
-public protocol Broker: Sendable {
+/// last-known positions and a bounded history, and reports every publication it hears
+/// to its node's `BrokerEventHandler`. The embedded `LocalBroker` is the default; a
+/// Redis broker shares all of this between nodes.
+public protocol Broker: AnyObject, Sendable {
+    /// The grid areas are indexed on; the node's hub uses the same one.
+    var grid: GeoGrid { get }
+
+    /// Whether the broker follows the hub's interest (`interestChanged`): a shared
+    /// broker subscribes upstream to what local clients watch; the embedded one hears
+    /// everything anyway.
+    var followsInterest: Bool { get }
+
+    /// Starts the broker, reporting every publication it hears from now on to
+    /// `events`. The node calls it once, when it is built, before anything else.
+    func run(reporting events: any BrokerEventHandler)
+
+    /// `subject` gained its first or lost its last local subscriber. The node calls it
+    /// under the hub's lock when `followsInterest`: note the subject and return.
+    func interestChanged(_ subject: Subject)
+
     /// Assigns each location the next `seq` of its device, stores it as the last known
     /// position and in history, and delivers it to local subscribers. All or nothing.
     func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation]
@@ -23,7 +39,7 @@ public protocol Broker: Sendable {
     /// Returns once every subject the hub watched when it was called is subscribed
     /// upstream, so a read that follows cannot miss an update published after it. A
     /// subscription calls it between registering with the hub and reading its opening.
-    /// The local broker, fed by the hub directly, returns at once.
+    /// The local broker, which hears every publication itself, returns at once.
     func confirmInterest() async throws(BrokerError)
 
     /// Whether the broker can serve requests now (`/readyz`, `broker_up`).

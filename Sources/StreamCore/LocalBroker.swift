@@ -6,9 +6,9 @@ import Observability
 ///
 /// Per device it keeps a `HistoryRing` (whose newest update is the last known position
 /// and holds the seq) and when it was last heard, and a grid index of last-known
-/// positions for area snapshots. Publishing assigns seqs and fans out to the hub (with
-/// the device's previous position, so area subscriptions see enter, stay and leave)
-/// inside one critical section, so every subscriber sees each device's updates in seq
+/// positions for area snapshots. Publishing assigns seqs and reports each update to
+/// the node's `BrokerEventHandler` (with the device's previous position, so area
+/// subscriptions see enter, stay and leave) inside one critical section, so every subscriber sees each device's updates in seq
 /// order even when several publishers race on the same device.
 ///
 /// Devices are bounded (`DeviceLimits`): new ones past `maxDevices` are refused, and
@@ -27,28 +27,38 @@ public final class LocalBroker: Broker {
         var positions: PositionIndex
         /// The highest seq of a forgotten device.
         var seqFloor: UInt64 = 0
+        /// Where publications are reported, once `run` is called.
+        var events: (any BrokerEventHandler)?
     }
 
     private let state: Locked<State>
-    private let hub: Hub
+    public let grid: GeoGrid
     private let historySize: Int
     private let limits: DeviceLimits
     private let evicted: Counter?
     private let started: ContinuousClock.Instant
 
-    /// A broker delivering to `hub`, keeping `historySize` updates per device, indexing
-    /// positions on `grid`, bounded by `limits`, counting forgotten devices in `evicted`.
+    /// A broker keeping `historySize` updates per device, indexing positions on `grid`,
+    /// bounded by `limits`, counting forgotten devices in `evicted`.
     public init(
-        hub: Hub, historySize: Int, grid: GeoGrid = GeoGrid(), limits: DeviceLimits = DeviceLimits(),
+        historySize: Int, grid: GeoGrid = GeoGrid(), limits: DeviceLimits = DeviceLimits(),
         evicted: Counter? = nil, now: ContinuousClock.Instant = .now
     ) {
-        self.hub = hub
+        self.grid = grid
         self.historySize = historySize
         self.limits = limits
         self.evicted = evicted
         started = now
         state = Locked(State(positions: PositionIndex(grid: grid)))
     }
+
+    public var followsInterest: Bool { false }
+
+    public func run(reporting events: any BrokerEventHandler) {
+        state.withLock { $0.events = events }
+    }
+
+    public func interestChanged(_ subject: Subject) {}
 
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
         try publish(locations, now: .now)
@@ -66,7 +76,7 @@ public final class LocalBroker: Broker {
         return stored
     }
 
-    /// Stamps `location` with its device's next seq, keeps it and delivers it, in place.
+    /// Stamps `location` with its device's next seq, keeps it and reports it, in place.
     private func record(_ location: Location, seen: UInt32, in state: inout State) -> EncodedLocation {
         let previous = state.devices[location.device]?.history.newest
         var stamped = location
@@ -80,7 +90,7 @@ public final class LocalBroker: Broker {
         }
         let from = previous.map { ($0.location.lat, $0.location.lon) }
         state.positions.move(location.device, from: from, to: (location.lat, location.lon))
-        hub.deliver(encoded, previous: previous?.location)
+        state.events?.handlePublication(encoded, previous: previous?.location, to: .everyone)
         return encoded
     }
 

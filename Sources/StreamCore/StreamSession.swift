@@ -28,7 +28,7 @@ public final class StreamSession {
         self.peer = peer
         self.sink = sink
         self.node = node
-        errorBudget = TokenBucket(capacity: node.limits.errorBudget, refillPerSecond: 1)
+        errorBudget = TokenBucket(capacity: node.limits.errorBudget, refillPerSecond: 1, now: node.clock.instant)
         scope = SubscriptionScope(sink: sink, node: node, connectionID: connectionID)
     }
 
@@ -186,7 +186,7 @@ public final class StreamSession {
         node.logger.refused(
             "request refused", ["conn": connectionID, "code": error.code.rawValue, "message": error.message])
         sink.sendControl(ServerMessage.error(error).encoded())
-        guard Self.spendsBudget(error.code), !errorBudget.take() else { return true }
+        guard Self.spendsBudget(error.code), !errorBudget.take(now: node.clock.instant) else { return true }
         node.metrics.errorBudgetClosed.increment()
         node.logger.warning("error budget spent", ["conn": connectionID, "code": 1008])
         sink.close(code: 1008, reason: "too many bad requests")

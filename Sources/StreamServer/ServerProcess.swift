@@ -13,15 +13,15 @@ struct ServerProcess {
     func run() async -> Int32 {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
         let metrics = ServerMetrics()
-        let (hub, broker) = makeBroker(metrics: metrics, logger: logger.named("broker"))
+        let broker = makeBroker(metrics: metrics, logger: logger.named("broker"))
+        let node = Node(
+            name: settings.node, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
+            logger: logger.named("stream"), limits: settings.limits, access: settings.access)
         let readiness = Readiness { broker.isReachable }
-        metrics.registry.gauge("hub_entries", help: "Subscriber registrations in the hub.") { hub.entryCount }
+        metrics.registry.gauge("hub_entries", help: "Subscriber registrations in the hub.") { node.hub.entryCount }
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
             broker.isReachable ? 1 : 0
         }
-        let node = Node(
-            name: settings.node, hub: hub, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
-            logger: logger.named("stream"), limits: settings.limits, access: settings.access)
         let service = LocstreamService(
             settings: settings, metrics: metrics, readiness: readiness, node: node)
         var transport = settings.transport
@@ -67,22 +67,21 @@ struct ServerProcess {
         }
     }
 
-    /// The embedded broker, or the Redis broker connecting in the background.
-    private func makeBroker(metrics: ServerMetrics, logger: Logger) -> (Hub, any Broker) {
+    /// The embedded broker, or the Redis broker, which connects in the background once
+    /// its node runs it.
+    private func makeBroker(metrics: ServerMetrics, logger: Logger) -> any Broker {
         guard let endpoint = settings.redis else {
-            let hub = Hub()
             let broker = LocalBroker(
-                hub: hub, historySize: settings.historySize, limits: settings.devices,
+                historySize: settings.historySize, limits: settings.devices,
                 evicted: metrics.registry.counter(
                     "devices_evicted_total", help: "Devices forgotten after --retention of silence."))
             metrics.registry.gauge("devices", help: "Devices the embedded broker tracks.") { broker.deviceCount }
-            return (hub, broker)
+            return broker
         }
         let broker = RedisBroker(
             endpoint: endpoint, historySize: settings.historySize, maxDevices: settings.devices.maxDevices,
             timeout: settings.redisTimeout, registry: metrics.registry, logger: logger)
-        broker.start()
         logger.info("using redis", ["redis": endpoint.description])
-        return (broker.hub, broker)
+        return broker
     }
 }

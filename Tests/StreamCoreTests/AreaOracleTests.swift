@@ -13,12 +13,11 @@ struct AreaOracleTests {
     @Test("random devices, viewports and pans", arguments: [0.1, 1.0])
     func matchesOracle(cellDegrees: Double) async throws {
         var world = AreaWorld(random: SeededRandom(seed: UInt64(cellDegrees * 1000)))
-        let hub = Hub(grid: GeoGrid(cellDegrees: cellDegrees))
-        let broker = LocalBroker(hub: hub, historySize: 4, grid: GeoGrid(cellDegrees: cellDegrees))
+        let broker = LocalBroker(historySize: 4, grid: GeoGrid(cellDegrees: cellDegrees))
+        let node = Node.testing(broker: broker, metrics: StreamMetrics(registry: MetricsRegistry()))
+        let hub = node.hub
         let sink = RecordingSink()
-        let scope = SubscriptionScope(
-            sink: sink,
-            node: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
+        let scope = SubscriptionScope(sink: sink, node: node)
         let devices = (0..<150).map { "d\($0)" }
         var positions: [String: Location] = [:]
         for stored in try await broker.publish(devices.map { device(world.position(), $0) }) {

@@ -15,7 +15,7 @@ struct LocalBrokerLimitTests {
         -> LocalBroker
     {
         LocalBroker(
-            hub: Hub(), historySize: history, limits: DeviceLimits(maxDevices: maxDevices, retention: retention),
+            historySize: history, limits: DeviceLimits(maxDevices: maxDevices, retention: retention),
             evicted: registry.counter("devices_evicted_total", help: "Forgotten devices."), now: start)
     }
 

@@ -15,12 +15,14 @@ final class ManualClock: NodeClock {
 
     private struct State {
         var now: Date
+        var elapsed = Duration.zero
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var cancelled: Set<UInt64> = []
     }
 
     private let state: Locked<State>
+    private let origin = ContinuousClock.now
 
     /// A clock standing at `start`.
     init(at start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
@@ -28,6 +30,8 @@ final class ManualClock: NodeClock {
     }
 
     var now: Date { state.withLock { $0.now } }
+
+    var instant: ContinuousClock.Instant { origin + state.withLock { $0.elapsed } }
 
     /// How many tasks are waiting on this clock.
     var sleeping: Int { state.withLock { $0.sleepers.count } }
@@ -64,6 +68,7 @@ final class ManualClock: NodeClock {
     func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now = state.now.addingTimeInterval(duration.seconds)
+            state.elapsed += duration
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }

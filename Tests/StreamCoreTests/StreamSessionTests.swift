@@ -9,15 +9,10 @@ import Testing
 /// sleeps: the token timers wait on a `ManualClock` that each test moves by hand.
 @Suite("stream session")
 struct StreamSessionTests {
-    let hub = Hub()
-    let broker: LocalBroker
+    let broker = LocalBroker(historySize: 10)
     let sink = RecordingSink()
     let clock = ManualClock()
     let metrics = StreamMetrics(registry: MetricsRegistry())
-
-    init() {
-        broker = LocalBroker(hub: hub, historySize: 10)
-    }
 
     /// A session on a node that accepts the tokens `"a-and-b"` (devices `a`, `b`),
     /// `"b-only"` (device `b`) and `"short"` (device `a`, 10 s left); each but `short`
@@ -39,7 +34,7 @@ struct StreamSessionTests {
         var limits = SessionLimits()
         limits.errorBudget = errorBudget
         let node = Node(
-            name: "test", hub: hub, broker: broker, metrics: metrics, logger: Logger(component: "stream"),
+            name: "test", broker: broker, metrics: metrics, logger: Logger(component: "stream"),
             limits: limits, access: .tokens(authentication), clock: clock)
         return StreamSession(connectionID: "1", peer: "127.0.0.1", sink: sink, node: node)
     }
@@ -190,5 +185,27 @@ struct StreamSessionTests {
         #expect(sink.closed?.reason == "too many bad requests")
         #expect(metrics.errorBudgetClosed.count == 1)
         session.close()
+    }
+
+    @Test("the error budget refills at one bad request per second of the node's clock")
+    func errorBudgetRefills() async {
+        let session = session(errorBudget: 2)
+        #expect(session.open(upgradeToken: "a-and-b"))
+        for _ in 0..<2 {
+            #expect(await session.handle(Array("not json".utf8), isBinary: false))
+        }
+        clock.advance(by: .milliseconds(999))
+        #expect(await session.handle(Array("not json".utf8), isBinary: false) == false, "not a whole second yet")
+        session.close()
+
+        let refilled = self.session(errorBudget: 2)
+        #expect(refilled.open(upgradeToken: "a-and-b"))
+        for _ in 0..<2 {
+            #expect(await refilled.handle(Array("not json".utf8), isBinary: false))
+        }
+        clock.advance(by: .seconds(1))
+        #expect(await refilled.handle(Array("not json".utf8), isBinary: false), "one second refilled one")
+        #expect(await refilled.handle(Array("not json".utf8), isBinary: false) == false)
+        refilled.close()
     }
 }

@@ -6,15 +6,16 @@ import Testing
 /// The `.task(id:)` rules of `SubscriptionScope`, without a socket.
 @Suite("subscription scope")
 struct SubscriptionScopeTests {
-    let hub = Hub()
-    let broker: LocalBroker
+    let broker = LocalBroker(historySize: 10)
+    let hub: Hub
     let sink = RecordingSink()
     let metrics = StreamMetrics(registry: MetricsRegistry())
     let scope: SubscriptionScope
 
     init() {
-        broker = LocalBroker(hub: hub, historySize: 10)
-        scope = SubscriptionScope(sink: sink, node: .testing(hub: hub, broker: broker, metrics: metrics))
+        let node = Node.testing(broker: broker, metrics: metrics)
+        hub = node.hub
+        scope = SubscriptionScope(sink: sink, node: node)
     }
 
     private func publish(_ device: String, _ lat: Double = 1) async throws {

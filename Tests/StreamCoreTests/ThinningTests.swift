@@ -70,12 +70,11 @@ struct ThinningTests {
 
     @Test("through a scope, a held update is flushed by the timer with no newer publication")
     func timerFlushes() async throws {
-        let hub = Hub()
-        let broker = LocalBroker(hub: hub, historySize: 4)
+        let broker = LocalBroker(historySize: 4)
+        let node = Node.testing(broker: broker, metrics: StreamMetrics(registry: MetricsRegistry()))
+        let hub = node.hub
         let sink = RecordingSink()
-        let scope = SubscriptionScope(
-            sink: sink,
-            node: .testing(hub: hub, broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
+        let scope = SubscriptionScope(sink: sink, node: node)
         try await scope.subscribe(
             SubscribeRequest(
                 sub: "t", target: .area(.bbox(minLon: -1, minLat: -1, maxLon: 1, maxLat: 1)), minIntervalMs: 1500))
