@@ -172,15 +172,20 @@ struct StreamSessionTests {
         session.close()
     }
 
+    /// Sends `count` bad requests to `session`; true if it stayed open after each.
+    private func sendBadRequests(_ count: Int, to session: StreamSession) async -> Bool {
+        var open = true
+        for _ in 0..<count { open = await session.handle(Array("not json".utf8), isBinary: false) && open }
+        return open
+    }
+
     @Test("bad requests spend the error budget; the one past it closes with 1008")
     func errorBudget() async {
         let session = session(errorBudget: 3)
         #expect(session.open(upgradeToken: "a-and-b"))
-        for _ in 0..<3 {
-            #expect(await session.handle(Array("not json".utf8), isBinary: false))
-        }
+        #expect(await sendBadRequests(3, to: session))
         #expect(sink.closed == nil)
-        #expect(await session.handle(Array("not json".utf8), isBinary: false) == false)
+        #expect(await sendBadRequests(1, to: session) == false)
         #expect(sink.closed?.code == 1008)
         #expect(sink.closed?.reason == "too many bad requests")
         #expect(metrics.errorBudgetClosed.count == 1)
@@ -191,21 +196,17 @@ struct StreamSessionTests {
     func errorBudgetRefills() async {
         let session = session(errorBudget: 2)
         #expect(session.open(upgradeToken: "a-and-b"))
-        for _ in 0..<2 {
-            #expect(await session.handle(Array("not json".utf8), isBinary: false))
-        }
+        #expect(await sendBadRequests(2, to: session))
         clock.advance(by: .milliseconds(999))
-        #expect(await session.handle(Array("not json".utf8), isBinary: false) == false, "not a whole second yet")
+        #expect(await sendBadRequests(1, to: session) == false, "not a whole second yet")
         session.close()
 
         let refilled = self.session(errorBudget: 2)
         #expect(refilled.open(upgradeToken: "a-and-b"))
-        for _ in 0..<2 {
-            #expect(await refilled.handle(Array("not json".utf8), isBinary: false))
-        }
+        #expect(await sendBadRequests(2, to: refilled))
         clock.advance(by: .seconds(1))
-        #expect(await refilled.handle(Array("not json".utf8), isBinary: false), "one second refilled one")
-        #expect(await refilled.handle(Array("not json".utf8), isBinary: false) == false)
+        #expect(await sendBadRequests(1, to: refilled), "one second refilled one")
+        #expect(await sendBadRequests(1, to: refilled) == false)
         refilled.close()
     }
 }
