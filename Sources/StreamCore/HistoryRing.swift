@@ -16,6 +16,12 @@ struct HistoryRing {
         storage[(Int(start) + storage.count - 1) % storage.count]
     }
 
+    /// The oldest update kept.
+    var oldest: EncodedLocation { storage[Int(start)] }
+
+    /// How many updates it keeps.
+    var count: Int { storage.count }
+
     /// Adds the newest update, keeping at most `capacity` (and always the newest).
     mutating func append(_ update: EncodedLocation, capacity: Int) {
         if storage.count < max(capacity, 1) {

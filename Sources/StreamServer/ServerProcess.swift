@@ -59,9 +59,14 @@ struct ServerProcess {
     private static func sweep(_ broker: LocalBroker, every interval: Duration, logger: Logger) -> Task<Void, Never> {
         Task {
             while (try? await Task.sleep(for: interval)) != nil {
-                let evicted = broker.sweep()
-                if evicted > 0 {
-                    logger.info("silent devices forgotten", ["count": evicted, "left": broker.deviceCount])
+                do throws(BrokerError) {
+                    let evicted = try await broker.sweep()
+                    if evicted > 0 {
+                        logger.info("silent devices forgotten", ["count": evicted, "left": broker.deviceCount])
+                    }
+                } catch {
+                    logger.warning(
+                        "silent devices stay in the store until the next sweep", ["reason": error.description])
                 }
             }
         }

@@ -48,22 +48,22 @@ struct LocalBrokerLimitTests {
         let broker = broker(retention: .seconds(60))
         _ = try broker.publish([location("quiet"), location("busy")], now: start)
         _ = try broker.publish([location("busy")], now: start + .seconds(50))
-        #expect(broker.sweep(now: start + .seconds(60)) == 0, "not silent longer than 60 s yet")
-        #expect(broker.sweep(now: start + .seconds(62)) == 1)
+        #expect(try await broker.sweep(now: start + .seconds(60)) == 0, "not silent longer than 60 s yet")
+        #expect(try await broker.sweep(now: start + .seconds(62)) == 1)
         #expect(broker.deviceCount == 1)
         #expect(try await broker.lastKnown(["quiet", "busy"]).map(\.location.device) == ["busy"])
         #expect(
             try await broker.lastKnown(in: try GeoArea(.bbox(minLon: 0, minLat: 0, maxLon: 3, maxLat: 3))).count == 1)
         #expect(try await broker.replay("quiet", after: 0).latestSeq == 0)
         #expect(registry.render().contains("devices_evicted_total 1"))
-        #expect(broker.sweep(now: start + .seconds(200)) == 1, "then busy, silent too")
+        #expect(try await broker.sweep(now: start + .seconds(200)) == 1, "then busy, silent too")
     }
 
     @Test("a forgotten device that comes back, and any new one, get seqs above every seq handed out")
-    func seqFloor() throws {
+    func seqFloor() async throws {
         let broker = broker(retention: .seconds(10))
         for _ in 0..<5 { _ = try broker.publish([location("veh")], now: start) }
-        broker.sweep(now: start + .seconds(20))
+        try await broker.sweep(now: start + .seconds(20))
         #expect(broker.deviceCount == 0)
         #expect(try broker.publish([location("veh")], now: start + .seconds(21)).first?.location.seq == 6)
         #expect(try broker.publish([location("new")], now: start + .seconds(21)).first?.location.seq == 6)
@@ -86,7 +86,7 @@ struct LocalBrokerLimitTests {
     func areaIndex() async throws {
         let broker = broker(retention: .seconds(10))
         _ = try broker.publish([location("veh", lat: 1)], now: start)
-        broker.sweep(now: start + .seconds(20))
+        try await broker.sweep(now: start + .seconds(20))
         _ = try broker.publish([location("other", lat: 1)], now: start + .seconds(20))
         let area = try GeoArea(.bbox(minLon: 0, minLat: 0, maxLon: 3, maxLat: 3))
         #expect(try await broker.lastKnown(in: area).map(\.location.device) == ["other"])
