@@ -9,6 +9,12 @@ extension EndToEnd {
     struct ClientCommandTests {
         private var client: URL { ServerHarness.binDirectory.appendingPathComponent("stream-client") }
 
+        /// Types `quit` into `process`; records an issue unless it then exits 0 within 10 s.
+        private func expectQuits(_ process: ClientProcess, sourceLocation: SourceLocation = #_sourceLocation) async {
+            process.type("quit")
+            #expect(await process.exitStatus(within: .seconds(10)) == 0, sourceLocation: sourceLocation)
+        }
+
         @Test("publish acks; subscribe prints readable lines, and --json prints one valid JSON frame per line")
         func publishAndSubscribe() async throws {
             let server = try await ServerHarness()
@@ -28,8 +34,7 @@ extension EndToEnd {
             for text in json.stdout.text.split(separator: "\n") {
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any], "\(text)")
             }
-            json.type("quit")
-            #expect(await json.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(json)
         }
 
         @Test("stdin switches the subscription in place")
@@ -49,8 +54,7 @@ extension EndToEnd {
             let lines = viewer.stdout.text.split(separator: "\n")
             let ack = lines.lastIndex { $0.contains("\"op\":\"subscribed\"") } ?? lines.endIndex
             #expect(lines[ack...].allSatisfy { !$0.contains("\"device\":\"veh-1\"") })
-            viewer.type("quit")
-            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(viewer)
         }
 
         @Test("simulate publishes moving devices for a bounded time")
@@ -94,8 +98,7 @@ extension EndToEnd {
                 return "\(line.contains("\"lat\":3") ? "new" : "old")-\(line[range])"
             }
             #expect(Set(seqs).count == seqs.count, "no duplicate frames: \(seqs)")
-            viewer.type("quit")
-            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(viewer)
         }
 
         @Test(

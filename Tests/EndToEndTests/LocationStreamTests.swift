@@ -8,6 +8,20 @@ extension EndToEnd {
     /// PROTOCOL.md's device subscriptions, end to end against the real server.
     @Suite("location streams on /v1/stream")
     struct LocationStreamTests {
+        /// A viewer subscribed (sub `A`) to `veh-1`, not yet published, on `server`, and a
+        /// publisher beside it.
+        private static func watchingVeh1(
+            on server: ServerHarness, _ client: WebSocketClient, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> (viewer: StreamTestClient, publisher: StreamTestClient) {
+            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            viewer.send(subscribe("A", ["veh-1"]))
+            #expect(
+                await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0),
+                sourceLocation: sourceLocation)
+            return (viewer, publisher)
+        }
+
         @Test("the welcome frame, then snapshot then live, each frame tagged with the sub")
         func snapshotThenLive() async throws {
             try await ServerHarness.withClient(["--node", "node-a"]) { server, client in
@@ -61,10 +75,7 @@ extension EndToEnd {
             "the same sub and target is a no-op; the same sub with another target is sub_id_reused and changes nothing")
         func sameIdRules() async throws {
             try await ServerHarness.withClient { server, client in
-                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                viewer.send(subscribe("A", ["veh-1"]))
-                #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+                let (viewer, publisher) = try await Self.watchingVeh1(on: server, client)
                 viewer.send(subscribe("A", ["veh-1"]))
                 #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
                 viewer.send(subscribe("A", ["veh-2"]))
@@ -120,10 +131,7 @@ extension EndToEnd {
         @Test("unsubscribe stops the frames")
         func unsubscribeStops() async throws {
             try await ServerHarness.withClient { server, client in
-                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                viewer.send(subscribe("A", ["veh-1"]))
-                #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+                let (viewer, publisher) = try await Self.watchingVeh1(on: server, client)
                 publisher.send(.publish([testLocation("veh-1")], ack: false))
                 guard case .loc = await viewer.next() else {
                     Issue.record("expected a frame")
