@@ -10,8 +10,8 @@ import Testing
         let keys = try TestKeys.shared.get()
         return [
             try TestSecrets.hs256Verifier(),
-            JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM)),
-            JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM)),
+            try keys.rsa.verifier(),
+            try keys.ec.verifier(),
         ]
     }
 
@@ -53,21 +53,21 @@ import Testing
 
     @Test func hs256TokenSignedWithTheRSAPublicKeyIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
+        let verifier = try keys.rsa.verifier()
         let token = try TokenFactory.hs256(TestSecrets.payload(), secret: Array(keys.rsa.publicKeyPEM.utf8))
         #expect(TestSecrets.refusal(verifier, token) == .algorithm)
     }
 
     @Test func hs256TokenSignedWithTheECPublicKeyIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let verifier = try keys.ec.verifier()
         let token = try TokenFactory.hs256(TestSecrets.payload(), secret: Array(keys.ec.publicKeyPEM.utf8))
         #expect(TestSecrets.refusal(verifier, token) == .algorithm)
     }
 
     @Test func hs256TokenToAnRS256VerifierIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
+        let verifier = try keys.rsa.verifier()
         #expect(TestSecrets.refusal(verifier, try TokenFactory.hs256(TestSecrets.payload())) == .algorithm)
     }
 
@@ -79,8 +79,8 @@ import Testing
 
     @Test func rs256AndES256AreNotInterchangeable() throws {
         let keys = try TestKeys.shared.get()
-        let rsaVerifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
-        let ecVerifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let rsaVerifier = try keys.rsa.verifier()
+        let ecVerifier = try keys.ec.verifier()
         let ecToken = try TokenFactory.es256(TestSecrets.payload(), key: keys.ec)
         let rsaToken = try TokenFactory.rs256(TestSecrets.payload(), key: keys.rsa)
         #expect(TestSecrets.refusal(rsaVerifier, ecToken) == .algorithm)

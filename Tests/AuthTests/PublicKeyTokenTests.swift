@@ -5,22 +5,28 @@ import Testing
 
 /// RS256 and ES256 tokens signed by `openssl dgst -sign`.
 @Suite struct PublicKeyTokenTests {
+    /// The claims of `fullPayload` signed with `pair`'s private key by `sign`, as the
+    /// verifier of its public key reads them; records an issue unless that verifier's
+    /// algorithm is `algorithm`.
+    private func verifiedFullPayload(
+        _ pair: TestKeys.KeyPair, _ algorithm: JWTAlgorithm,
+        sign: (String, TestKeys.KeyPair) throws -> String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Claims {
+        let verifier = try pair.verifier()
+        #expect(verifier.algorithm == algorithm, sourceLocation: sourceLocation)
+        return try verifier.verify(token: try sign(TestSecrets.fullPayload, pair), now: TestSecrets.nowDate)
+    }
+
     @Test func validRS256Token() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
-        #expect(verifier.algorithm == .rs256)
-        let token = try TokenFactory.rs256(TestSecrets.fullPayload, key: keys.rsa)
-        let claims = try verifier.verify(token: token, now: TestSecrets.nowDate)
+        let claims = try verifiedFullPayload(keys.rsa, .rs256) { try TokenFactory.rs256($0, key: $1) }
         #expect(claims.subject == "client-7")
         #expect(claims.maySubscribe(device: "veh-1"))
     }
 
     @Test func validES256Token() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
-        #expect(verifier.algorithm == .es256)
-        let token = try TokenFactory.es256(TestSecrets.fullPayload, key: keys.ec)
-        let claims = try verifier.verify(token: token, now: TestSecrets.nowDate)
+        let claims = try verifiedFullPayload(keys.ec, .es256) { try TokenFactory.es256($0, key: $1) }
         #expect(claims.subject == "client-7")
         #expect(claims.mayPublish(device: "veh-1"))
     }
@@ -28,7 +34,7 @@ import Testing
     @Test(arguments: [0, 100, 255])
     func flippedRS256SignatureByteIsRefused(index: Int) throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
+        let verifier = try keys.rsa.verifier()
         let token = try TokenFactory.rs256(TestSecrets.payload(), key: keys.rsa)
         #expect(TestSecrets.refusal(verifier, TokenMutation.flippingSignatureByte(token, at: index)) == .badSignature)
     }
@@ -36,15 +42,15 @@ import Testing
     @Test(arguments: [0, 31, 32, 63])
     func flippedES256SignatureByteIsRefused(index: Int) throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let verifier = try keys.ec.verifier()
         let token = try TokenFactory.es256(TestSecrets.payload(), key: keys.ec)
         #expect(TestSecrets.refusal(verifier, TokenMutation.flippingSignatureByte(token, at: index)) == .badSignature)
     }
 
     @Test func tokenSignedByAnotherKeyIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let rsaVerifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
-        let ecVerifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let rsaVerifier = try keys.rsa.verifier()
+        let ecVerifier = try keys.ec.verifier()
         let rsaToken = try TokenFactory.rs256(TestSecrets.payload(), key: keys.otherRSA)
         let ecToken = try TokenFactory.es256(TestSecrets.payload(), key: keys.otherEC)
         #expect(TestSecrets.refusal(rsaVerifier, rsaToken) == .badSignature)
@@ -53,7 +59,7 @@ import Testing
 
     @Test func es256SignatureInDERFormIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let verifier = try keys.ec.verifier()
         let input = TokenFactory.signingInput(header: TokenFactory.es256Header, payload: TestSecrets.payload())
         let der = try OpenSSLTool.run(
             ["dgst", "-sha256", "-sign", keys.ec.privateKeyPath, "-binary"], input: Array(input.utf8))
@@ -63,7 +69,7 @@ import Testing
 
     @Test func es256SignatureOfZerosIsRefused() throws {
         let keys = try TestKeys.shared.get()
-        let verifier = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let verifier = try keys.ec.verifier()
         let token = try TokenFactory.es256(TestSecrets.payload(), key: keys.ec)
         let zeros = TokenMutation.replacingSignature(token, with: [UInt8](repeating: 0, count: 64))
         #expect(TestSecrets.refusal(verifier, zeros) == .badSignature)
@@ -71,8 +77,8 @@ import Testing
 
     @Test func verifiesConcurrently() async throws {
         let keys = try TestKeys.shared.get()
-        let rsa = JWTVerifier(key: try JWTKey.publicKey(pem: keys.rsa.publicKeyPEM))
-        let ec = JWTVerifier(key: try JWTKey.publicKey(pem: keys.ec.publicKeyPEM))
+        let rsa = try keys.rsa.verifier()
+        let ec = try keys.ec.verifier()
         let rsaToken = try TokenFactory.rs256(TestSecrets.payload(), key: keys.rsa)
         let ecToken = try TokenFactory.es256(TestSecrets.payload(), key: keys.ec)
         let accepted = await withTaskGroup(of: Bool.self) { group in

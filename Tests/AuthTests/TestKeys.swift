@@ -1,3 +1,4 @@
+import Auth
 import Foundation
 import TestSupport
 
@@ -24,6 +25,11 @@ final class TestKeys: Sendable {
         let privateKeyPath: String
         /// The PEM `PUBLIC KEY`.
         let publicKeyPEM: String
+
+        /// A verifier of tokens signed with this pair's private key.
+        func verifier() throws -> JWTVerifier {
+            JWTVerifier(key: try JWTKey.publicKey(pem: publicKeyPEM))
+        }
     }
 
     private init() throws {

@@ -35,10 +35,13 @@ import Testing
         #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"nbf":\#(now)"#)) == nil)
     }
 
-    @Test func leewayAppliesToNotBefore() throws {
+    /// Leeway applies alike to `nbf` and `iat` in the future.
+    @Test(arguments: ["nbf", "iat"])
+    func leewayAppliesToFutureTimes(claim: String) throws {
         let verifier = try TestSecrets.hs256Verifier(leeway: .seconds(30))
-        #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"nbf":\#(now + 30)"#)) == nil)
-        #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"nbf":\#(now + 31)"#)) == .notYetValid)
+        #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"\#(claim)":\#(now + 30)"#)) == nil)
+        #expect(
+            TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"\#(claim)":\#(now + 31)"#)) == .notYetValid)
     }
 
     @Test func issuedInTheFutureIsRefused() throws {
@@ -46,12 +49,6 @@ import Testing
         #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"iat":\#(now + 5)"#)) == .notYetValid)
         #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"iat":\#(now)"#)) == nil)
         #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"iat":\#(now - 86_400)"#)) == nil)
-    }
-
-    @Test func leewayAppliesToIssuedAt() throws {
-        let verifier = try TestSecrets.hs256Verifier(leeway: .seconds(30))
-        #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"iat":\#(now + 30)"#)) == nil)
-        #expect(TestSecrets.refusal(verifier, try token(#""exp":\#(now + 600),"iat":\#(now + 31)"#)) == .notYetValid)
     }
 
     @Test func negativeLeewayCountsAsZero() throws {

@@ -15,6 +15,19 @@ private func usageError<T>(_ parse: () throws(UsageError) -> T) -> UsageError? {
     }
 }
 
+/// Records an issue unless `parse` refuses `arguments` with a usage error that names
+/// `named`.
+private func expectRefusal<T>(
+    _ arguments: [String], naming named: String, sourceLocation: SourceLocation = #_sourceLocation,
+    by parse: ([String]) throws(UsageError) -> T
+) {
+    let error = usageError { () throws(UsageError) in try parse(arguments) }
+    #expect(error != nil, "\(arguments) should be refused", sourceLocation: sourceLocation)
+    #expect(
+        error?.description.contains(named) == true, "\(error?.description ?? "no error") names \(named)",
+        sourceLocation: sourceLocation)
+}
+
 /// Command lines of every subcommand: what they mean, and how bad ones are refused.
 @Suite("option parsing")
 struct OptionParsingTests {
@@ -116,9 +129,9 @@ struct OptionParsingTests {
             (["ws://h", "ws://other", "--devices", "a"], "ws://other"),
         ])
     func badSubscribe(arguments: [String], named: String) {
-        let error = usageError { () throws(UsageError) in try SubscribeSettings(arguments: arguments) }
-        #expect(error != nil, "\(arguments) should be refused")
-        #expect(error?.description.contains(named) == true, "\(error?.description ?? "no error") names \(named)")
+        expectRefusal(arguments, naming: named) { arguments throws(UsageError) in
+            try SubscribeSettings(arguments: arguments)
+        }
     }
 
     @Test("publish builds the location, defaulting ts to now")
@@ -161,9 +174,9 @@ struct OptionParsingTests {
             ),
         ])
     func badPublish(arguments: [String], named: String) {
-        let error = usageError { () throws(UsageError) in try PublishSettings(arguments: arguments) }
-        #expect(error != nil, "\(arguments) should be refused")
-        #expect(error?.description.contains(named) == true, "\(error?.description ?? "no error") names \(named)")
+        expectRefusal(arguments, naming: named) { arguments throws(UsageError) in
+            try PublishSettings(arguments: arguments)
+        }
     }
 
     @Test("simulate reads its options, with Berlin and sim- by default")
@@ -197,9 +210,9 @@ struct OptionParsingTests {
             (["ws://h", "--devices", "1", "--rate", "1", "--batch", "1001"], "--batch"),
         ])
     func badSimulate(arguments: [String], named: String) {
-        let error = usageError { () throws(UsageError) in try SimulateSettings(arguments: arguments) }
-        #expect(error != nil, "\(arguments) should be refused")
-        #expect(error?.description.contains(named) == true, "\(error?.description ?? "no error") names \(named)")
+        expectRefusal(arguments, naming: named) { arguments throws(UsageError) in
+            try SimulateSettings(arguments: arguments)
+        }
     }
 
     @Test("the command line: help exits 0, unknown subcommands and bad options exit 2")

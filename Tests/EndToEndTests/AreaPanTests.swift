@@ -117,26 +117,25 @@ extension EndToEnd {
 
         @Test("an area over --max-area-km2, or degenerate, is bad_request")
         func areaLimits() async throws {
-            let server = try await ServerHarness(["--max-area-km2", "100"])
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            for area in [
-                Area.bbox(minLon: 13, minLat: 52, maxLon: 13.2, maxLat: 52.1),
-                .circle(lon: 0, lat: 0, radiusMeters: 6000),
-            ] {
-                viewer.send(.subscribe(SubscribeRequest(sub: "big", target: .area(area))))
-                let error = await viewer.nextError()
-                #expect(error?.code == .badRequest && error?.failedOp == "subscribe")
+            try await ServerHarness.withClient(["--max-area-km2", "100"]) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                for area in [
+                    Area.bbox(minLon: 13, minLat: 52, maxLon: 13.2, maxLat: 52.1),
+                    .circle(lon: 0, lat: 0, radiusMeters: 6000),
+                ] {
+                    viewer.send(.subscribe(SubscribeRequest(sub: "big", target: .area(area))))
+                    let error = await viewer.nextError()
+                    #expect(error?.code == .badRequest && error?.failedOp == "subscribe")
+                }
+                viewer.send(raw: #"{"op":"subscribe","sub":"flat","area":{"bbox":[13,52,13,52.1]}}"#)
+                guard case .error(let error)? = await viewer.next(), error.code == .badRequest else {
+                    Issue.record("a zero-width box must be bad_request")
+                    return
+                }
+                viewer.send(
+                    .subscribe(SubscribeRequest(sub: "ok", target: .area(.circle(lon: 0, lat: 0, radiusMeters: 5000)))))
+                #expect(await viewer.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
             }
-            viewer.send(raw: #"{"op":"subscribe","sub":"flat","area":{"bbox":[13,52,13,52.1]}}"#)
-            guard case .error(let error)? = await viewer.next(), error.code == .badRequest else {
-                Issue.record("a zero-width box must be bad_request")
-                return
-            }
-            viewer.send(
-                .subscribe(SubscribeRequest(sub: "ok", target: .area(.circle(lon: 0, lat: 0, radiusMeters: 5000)))))
-            #expect(await viewer.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
-            await client.shutdown()
         }
 
         /// Subscribes to the `pan`th viewport, checks the snapshot against its round,

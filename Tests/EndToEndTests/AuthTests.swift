@@ -18,70 +18,68 @@ extension EndToEnd {
 
         @Test("until a valid auth, only ping works; then rights apply per device, for subscribe and publish")
         func authOpAndRights() async throws {
-            let server = try await ServerHarness(TestTokens.serverOptions())
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            viewer.send(subscribe("A", ["veh-1"]))
-            await expectError(viewer, .unauthorized)
-            viewer.send(.ping(t: .integer(1)))
-            #expect(await viewer.next() == .pong(t: .integer(1)))
-            viewer.send(.auth(token: try TestTokens.make(expiresIn: -120)))
-            await expectError(viewer, .unauthorized)
-            viewer.send(.auth(token: try TestTokens.make(algorithm: "none")))
-            await expectError(viewer, .unauthorized)
-            viewer.send(.auth(token: try TestTokens.make(key: "another-secret-that-is-long-enough-0000")))
-            await expectError(viewer, .unauthorized)
-            let token = try TestTokens.make(subject: "dispatch-7", devices: ["veh-*"], publish: ["veh-1"])
-            viewer.send(.auth(token: token))
-            guard case .authed(let subject, let exp)? = await viewer.next() else {
-                Issue.record("expected authed")
-                return
+            try await ServerHarness.withClient(TestTokens.serverOptions()) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                viewer.send(subscribe("A", ["veh-1"]))
+                await expectError(viewer, .unauthorized)
+                viewer.send(.ping(t: .integer(1)))
+                #expect(await viewer.next() == .pong(t: .integer(1)))
+                viewer.send(.auth(token: try TestTokens.make(expiresIn: -120)))
+                await expectError(viewer, .unauthorized)
+                viewer.send(.auth(token: try TestTokens.make(algorithm: "none")))
+                await expectError(viewer, .unauthorized)
+                viewer.send(.auth(token: try TestTokens.make(key: "another-secret-that-is-long-enough-0000")))
+                await expectError(viewer, .unauthorized)
+                let token = try TestTokens.make(subject: "dispatch-7", devices: ["veh-*"], publish: ["veh-1"])
+                viewer.send(.auth(token: token))
+                guard case .authed(let subject, let exp)? = await viewer.next() else {
+                    Issue.record("expected authed")
+                    return
+                }
+                #expect(subject == "dispatch-7" && exp > Int64(Date().timeIntervalSince1970))
+                viewer.send(subscribe("A", ["veh-1", "truck-1"]))
+                await expectError(viewer, .forbidden)
+                viewer.send(subscribe("A", ["veh-1", "veh-2"]))
+                #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+                viewer.send(
+                    .subscribe(
+                        SubscribeRequest(sub: "B", target: .area(.bbox(minLon: 1, minLat: 1, maxLon: 2, maxLat: 2))))
+                )
+                await expectError(viewer, .forbidden)
+                viewer.send(.publish([testLocation("veh-2")], ack: true))
+                await expectError(viewer, .forbidden)
+                viewer.send(.publish([testLocation("veh-1")], ack: true))
+                // The viewer watches veh-1 too, so its own loc frame may come before the ack.
+                let replies = [await viewer.next(), await viewer.next()]
+                #expect(replies.contains(.published(count: 1)))
+                let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+                #expect(metrics.contains(#"locstream_auth_failures_total{reason="expired"} 1"#))
+                #expect(!server.log.contains(token), "tokens are never logged")
             }
-            #expect(subject == "dispatch-7" && exp > Int64(Date().timeIntervalSince1970))
-            viewer.send(subscribe("A", ["veh-1", "truck-1"]))
-            await expectError(viewer, .forbidden)
-            viewer.send(subscribe("A", ["veh-1", "veh-2"]))
-            #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
-            viewer.send(
-                .subscribe(SubscribeRequest(sub: "B", target: .area(.bbox(minLon: 1, minLat: 1, maxLon: 2, maxLat: 2))))
-            )
-            await expectError(viewer, .forbidden)
-            viewer.send(.publish([testLocation("veh-2")], ack: true))
-            await expectError(viewer, .forbidden)
-            viewer.send(.publish([testLocation("veh-1")], ack: true))
-            // The viewer watches veh-1 too, so its own loc frame may come before the ack.
-            let replies = [await viewer.next(), await viewer.next()]
-            #expect(replies.contains(.published(count: 1)))
-            let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
-            #expect(metrics.contains(#"locstream_auth_failures_total{reason="expired"} 1"#))
-            #expect(!server.log.contains(token), "tokens are never logged")
-            await client.shutdown()
         }
 
         @Test("a token on the upgrade, as ?token= or Authorization: Bearer, authenticates at once")
         func upgradeToken() async throws {
-            let server = try await ServerHarness(TestTokens.serverOptions())
-            let client = try await WebSocketClient.start()
-            let token = try TestTokens.make()
-            let viaQuery = try await StreamTestClient(client, url: server.url("/v1/stream?token=\(token)"))
-            viaQuery.send(subscribe("A", ["veh-1"]))
-            #expect(await viaQuery.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
-            var options = ClientConnectOptions()
-            options.headers = [("Authorization", "Bearer \(token)")]
-            let viaHeader = try await StreamTestClient(client, url: server.url("/v1/stream"), options: options)
-            viaHeader.send(subscribe("A", ["veh-1"]))
-            #expect(await viaHeader.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
-            await client.shutdown()
+            try await ServerHarness.withClient(TestTokens.serverOptions()) { server, client in
+                let token = try TestTokens.make()
+                let viaQuery = try await StreamTestClient(client, url: server.url("/v1/stream?token=\(token)"))
+                viaQuery.send(subscribe("A", ["veh-1"]))
+                #expect(await viaQuery.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+                var options = ClientConnectOptions()
+                options.headers = [("Authorization", "Bearer \(token)")]
+                let viaHeader = try await StreamTestClient(client, url: server.url("/v1/stream"), options: options)
+                viaHeader.send(subscribe("A", ["veh-1"]))
+                #expect(await viaHeader.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+            }
         }
 
         @Test("no valid token within --auth-timeout closes with 1008")
         func authTimeout() async throws {
-            let server = try await ServerHarness(TestTokens.serverOptions(["--auth-timeout", "1"]))
-            let client = try await WebSocketClient.start()
-            let idle = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            while await idle.nextRaw(within: .seconds(4)) != nil {}
-            #expect(idle.connection.peerClose?.code == 1008)
-            await client.shutdown()
+            try await ServerHarness.withClient(TestTokens.serverOptions(["--auth-timeout", "1"])) { server, client in
+                let idle = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                while await idle.nextRaw(within: .seconds(4)) != nil {}
+                #expect(idle.connection.peerClose?.code == 1008)
+            }
         }
 
         @Test("shortly before exp a warning arrives; without a refresh the connection closes with 1008 at exp")
@@ -107,30 +105,29 @@ extension EndToEnd {
 
         @Test("a refresh keeps the subscription without a restart; one with fewer rights ends it with unsubscribed")
         func refresh() async throws {
-            let server = try await ServerHarness(TestTokens.serverOptions())
-            let client = try await WebSocketClient.start()
-            let url = server.url("/v1/stream?token=\(try TestTokens.make())")
-            let viewer = try await StreamTestClient(client, url: url)
-            let publisher = try await StreamTestClient(client, url: url)
-            viewer.send(subscribe("A", ["veh-1"]))
-            #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
-            viewer.send(.auth(token: try TestTokens.make(expiresIn: 1200)))
-            guard case .authed? = await viewer.next() else {
-                Issue.record("expected authed")
-                return
+            try await ServerHarness.withClient(TestTokens.serverOptions()) { server, client in
+                let url = server.url("/v1/stream?token=\(try TestTokens.make())")
+                let viewer = try await StreamTestClient(client, url: url)
+                let publisher = try await StreamTestClient(client, url: url)
+                viewer.send(subscribe("A", ["veh-1"]))
+                #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+                viewer.send(.auth(token: try TestTokens.make(expiresIn: 1200)))
+                guard case .authed? = await viewer.next() else {
+                    Issue.record("expected authed")
+                    return
+                }
+                publisher.send(.publish([testLocation("veh-1")], ack: false))
+                guard case .loc("A", _)? = await viewer.next() else {
+                    Issue.record("the subscription must go on after a refresh")
+                    return
+                }
+                viewer.send(.auth(token: try TestTokens.make(devices: ["truck-*"])))
+                guard case .authed? = await viewer.next() else {
+                    Issue.record("expected authed")
+                    return
+                }
+                #expect(await viewer.next() == .unsubscribed(sub: "A"))
             }
-            publisher.send(.publish([testLocation("veh-1")], ack: false))
-            guard case .loc("A", _)? = await viewer.next() else {
-                Issue.record("the subscription must go on after a refresh")
-                return
-            }
-            viewer.send(.auth(token: try TestTokens.make(devices: ["truck-*"])))
-            guard case .authed? = await viewer.next() else {
-                Issue.record("expected authed")
-                return
-            }
-            #expect(await viewer.next() == .unsubscribed(sub: "A"))
-            await client.shutdown()
         }
 
         @Test("HTTP: POST /v1/locations needs a bearer token with publish rights")

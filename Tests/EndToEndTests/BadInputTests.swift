@@ -56,26 +56,22 @@ extension EndToEnd {
         @Test("each hostile frame gets its exact error code; the connection and the server survive")
         func corpusOverTheWire() async throws {
             #expect(Self.corpus.count >= 40)
-            let server = try await ServerHarness(["--error-budget", "1000"])
-            let bystander = try await Bystander(server)
-            let client = try await WebSocketClient.start()
-            let attacker = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            for (frame, code) in Self.corpus {
-                attacker.send(raw: frame)
-                let error = await attacker.nextError()
-                #expect(error?.code == code, "\(frame.prefix(80))")
-                #expect(error?.message.isEmpty == false)
+            try await ServerHarness.withClient(["--error-budget", "1000"], bystander: .standard) { server, client in
+                let attacker = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                for (frame, code) in Self.corpus {
+                    attacker.send(raw: frame)
+                    let error = await attacker.nextError()
+                    #expect(error?.code == code, "\(frame.prefix(80))")
+                    #expect(error?.message.isEmpty == false)
+                }
+                attacker.connection.send(OutboundFrame(opcode: .binary, body: [0xFF, 0x00]))
+                if case .error(let error)? = await attacker.next() { #expect(error.code == .badRequest) }
+                attacker.send(.ping(t: .integer(9)))
+                #expect(await attacker.next() == .pong(t: .integer(9)))
+                #expect(await server.logLine(containing: "request refused") != nil, "refusals are logged at info")
+                let refusedLines = server.log.split(separator: "\n").filter { $0.contains("request refused") }.count
+                #expect(refusedLines <= 2 * 20, "a burst of bad frames costs the log at most 20 lines a second")
             }
-            attacker.connection.send(OutboundFrame(opcode: .binary, body: [0xFF, 0x00]))
-            if case .error(let error)? = await attacker.next() { #expect(error.code == .badRequest) }
-            attacker.send(.ping(t: .integer(9)))
-            #expect(await attacker.next() == .pong(t: .integer(9)))
-            #expect(await server.logLine(containing: "request refused") != nil, "refusals are logged at info")
-            let refusedLines = server.log.split(separator: "\n").filter { $0.contains("request refused") }.count
-            #expect(refusedLines <= 2 * 20, "a burst of bad frames costs the log at most 20 lines a second")
-            await bystander.expectUnharmed()
-            await bystander.stop()
-            await client.shutdown()
         }
 
         @Test("invalid UTF-8 in a text frame closes with 1007")

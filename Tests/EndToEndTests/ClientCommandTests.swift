@@ -9,13 +9,25 @@ extension EndToEnd {
     struct ClientCommandTests {
         private var client: URL { ServerHarness.binDirectory.appendingPathComponent("stream-client") }
 
+        /// Runs `stream-client arguments` to its end; records an issue unless it exits 0.
+        private func expectSucceeds(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try CommandResult.run(client, arguments)
+            #expect(result.status == 0, "\(arguments)", sourceLocation: sourceLocation)
+        }
+
+        /// Types `quit` into `process`; records an issue unless it then exits 0 within 10 s.
+        private func expectQuits(_ process: ClientProcess, sourceLocation: SourceLocation = #_sourceLocation) async {
+            process.type("quit")
+            #expect(await process.exitStatus(within: .seconds(10)) == 0, sourceLocation: sourceLocation)
+        }
+
         @Test("publish acks; subscribe prints readable lines, and --json prints one valid JSON frame per line")
         func publishAndSubscribe() async throws {
             let server = try await ServerHarness()
             let url = server.url("/v1/stream")
-            let published = try CommandResult.run(
-                client, ["publish", url, "--device", "veh-1", "--lat", "52.52", "--lon", "13.405", "--speed", "8.5"])
-            #expect(published.status == 0)
+            try expectSucceeds([
+                "publish", url, "--device", "veh-1", "--lat", "52.52", "--lon", "13.405", "--speed", "8.5",
+            ])
 
             let readable = try ClientProcess(["subscribe", url, "--devices", "veh-1"])
             let line = await readable.stdout.firstLine(containing: "veh-1", within: .seconds(10))
@@ -28,8 +40,7 @@ extension EndToEnd {
             for text in json.stdout.text.split(separator: "\n") {
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any], "\(text)")
             }
-            json.type("quit")
-            #expect(await json.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(json)
         }
 
         @Test("stdin switches the subscription in place")
@@ -37,9 +48,7 @@ extension EndToEnd {
             let server = try await ServerHarness()
             let url = server.url("/v1/stream")
             for device in ["veh-1", "veh-2"] {
-                let result = try CommandResult.run(
-                    client, ["publish", url, "--device", device, "--lat", "1", "--lon", "2"])
-                #expect(result.status == 0)
+                try expectSucceeds(["publish", url, "--device", device, "--lat", "1", "--lon", "2"])
             }
             let viewer = try ClientProcess(["subscribe", url, "--devices", "veh-1", "--json"])
             #expect(await viewer.stdout.firstLine(containing: "\"device\":\"veh-1\"", within: .seconds(10)) != nil)
@@ -49,17 +58,14 @@ extension EndToEnd {
             let lines = viewer.stdout.text.split(separator: "\n")
             let ack = lines.lastIndex { $0.contains("\"op\":\"subscribed\"") } ?? lines.endIndex
             #expect(lines[ack...].allSatisfy { !$0.contains("\"device\":\"veh-1\"") })
-            viewer.type("quit")
-            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(viewer)
         }
 
         @Test("simulate publishes moving devices for a bounded time")
         func simulate() async throws {
             let server = try await ServerHarness()
             let url = server.url("/v1/stream")
-            let result = try CommandResult.run(
-                client, ["simulate", url, "--devices", "20", "--rate", "5", "--duration", "2", "--seed", "7"])
-            #expect(result.status == 0)
+            try expectSucceeds(["simulate", url, "--devices", "20", "--rate", "5", "--duration", "2", "--seed", "7"])
             let device = try RawHTTPResponse.fetch(port: server.port, path: "/v1/devices/sim-1")
             #expect(device.status == 200)
             let json = try JSONSerialization.jsonObject(with: Data(device.body.utf8)) as? [String: Any]
@@ -73,18 +79,14 @@ extension EndToEnd {
             let url = server.url("/v1/stream")
             let viewer = try ClientProcess(["subscribe", url, "--devices", "veh-1", "--json"])
             for _ in 0..<3 {
-                let result = try CommandResult.run(
-                    client, ["publish", url, "--device", "veh-1", "--lat", "1", "--lon", "2"])
-                #expect(result.status == 0)
+                try expectSucceeds(["publish", url, "--device", "veh-1", "--lat", "1", "--lon", "2"])
             }
             #expect(await viewer.stdout.firstLine(containing: "\"seq\":3", within: .seconds(10)) != nil)
             #expect(await server.stop() == 0)
             server = try await ServerHarness(["--port", "\(port)"])
             #expect(await viewer.stderr.firstLine(containing: "since", within: .seconds(20)) != nil)
             for _ in 0..<2 {
-                let result = try CommandResult.run(
-                    client, ["publish", url, "--device", "veh-1", "--lat", "3", "--lon", "4"])
-                #expect(result.status == 0)
+                try expectSucceeds(["publish", url, "--device", "veh-1", "--lat", "3", "--lon", "4"])
             }
             #expect(await viewer.stdout.firstLine(containing: "\"lat\":3", within: .seconds(10)) != nil)
             let seqs = viewer.stdout.text.split(separator: "\n").compactMap { line -> String? in
@@ -94,8 +96,7 @@ extension EndToEnd {
                 return "\(line.contains("\"lat\":3") ? "new" : "old")-\(line[range])"
             }
             #expect(Set(seqs).count == seqs.count, "no duplicate frames: \(seqs)")
-            viewer.type("quit")
-            #expect(await viewer.exitStatus(within: .seconds(10)) == 0)
+            await expectQuits(viewer)
         }
 
         @Test(

@@ -13,6 +13,17 @@ extension EndToEnd {
             return socket
         }
 
+        /// Sends a close frame of `payload` on `socket`; records an issue unless the server
+        /// answers with a close of `code` and then ends the connection.
+        private func expectClose(
+            _ payload: [UInt8], answeredWith code: UInt16, on socket: RawWebSocket,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            try socket.send(opcode: 0x8, payload: payload)
+            #expect(socket.readUntilClose()?.closeCode == code, sourceLocation: sourceLocation)
+            #expect(socket.socket.isClosedByPeer(), sourceLocation: sourceLocation)
+        }
+
         @Test("text and binary payloads of 0, 125, 126, 65535 and 65536 bytes echo unchanged")
         func payloadLengths() async throws {
             let server = try await ServerHarness(["--enable-echo"])
@@ -127,9 +138,7 @@ extension EndToEnd {
         func closeEcho(code: UInt16) async throws {
             let server = try await ServerHarness(["--enable-echo"])
             let socket = try open(server)
-            try socket.send(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye".utf8))
-            #expect(socket.readUntilClose()?.closeCode == code)
-            #expect(socket.socket.isClosedByPeer())
+            try expectClose([UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye".utf8), answeredWith: code, on: socket)
         }
 
         @Test("an empty close is answered and the connection ends")
@@ -149,9 +158,7 @@ extension EndToEnd {
         func invalidCloseCode(code: UInt16) async throws {
             let server = try await ServerHarness(["--enable-echo"])
             let socket = try open(server)
-            try socket.send(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)])
-            #expect(socket.readUntilClose()?.closeCode == 1002)
-            #expect(socket.socket.isClosedByPeer())
+            try expectClose([UInt8(code >> 8), UInt8(code & 0xFF)], answeredWith: 1002, on: socket)
         }
 
         /// lws 4.1.6 would echo a one-byte close payload; the transport fails it with 1002.
@@ -159,9 +166,7 @@ extension EndToEnd {
         func oneByteClose() async throws {
             let server = try await ServerHarness(["--enable-echo"])
             let socket = try open(server)
-            try socket.send(opcode: 0x8, payload: [0x03])
-            #expect(socket.readUntilClose()?.closeCode == 1002)
-            #expect(socket.socket.isClosedByPeer())
+            try expectClose([0x03], answeredWith: 1002, on: socket)
         }
 
         /// lws 4.1.6 differs from RFC 6455 here: it does not check the mask bit of client

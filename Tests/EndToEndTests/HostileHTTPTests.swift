@@ -26,14 +26,13 @@ extension EndToEnd {
         @Test("a pipelined request gets one answer, then a close; the node keeps serving and stops on SIGTERM")
         func pipelining() async throws {
             let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            for _ in 0..<20 {
-                for (name, bytes, status) in Self.pipelined {
-                    #expect(statuses(try rawExchange(port: server.port, bytes)) == [status], "\(name)")
+            try await server.withBystander(.init(maxRSSGrowthKiB: 50 * 1024)) { _ throws in
+                for _ in 0..<20 {
+                    for (name, bytes, status) in Self.pipelined {
+                        #expect(statuses(try rawExchange(port: server.port, bytes)) == [status], "\(name)")
+                    }
                 }
             }
-            await bystander.expectUnharmed(maxRSSGrowthKiB: 50 * 1024)
-            await bystander.stop()
             let start = ContinuousClock.now
             #expect(await server.stop() == 0)
             #expect(ContinuousClock.now - start < .seconds(5))
@@ -49,117 +48,113 @@ extension EndToEnd {
 
         @Test("a malformed Content-Length gets 400 and a close, never a held connection")
         func contentLength() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            for (header, status) in Self.lengths {
-                let answer = try rawExchange(
-                    port: server.port, "POST /v1/locations HTTP/1.1\r\n\(Self.host)\(header)\r\n\r\n[]")
-                #expect(statuses(answer) == [status], "\(header)")
-                #expect(answer.lowercased().contains("connection: close"), "\(header)")
+            try await ServerHarness.withBystander { server, _ in
+                for (header, status) in Self.lengths {
+                    let answer = try rawExchange(
+                        port: server.port, "POST /v1/locations HTTP/1.1\r\n\(Self.host)\(header)\r\n\r\n[]")
+                    #expect(statuses(answer) == [status], "\(header)")
+                    #expect(answer.lowercased().contains("connection: close"), "\(header)")
+                }
+                let same = try rawExchange(
+                    port: server.port,
+                    "GET /healthz HTTP/1.1\r\n\(Self.host)Content-Length: 2\r\nContent-Length: 2\r\n\r\nab")
+                #expect(statuses(same) == [200])
+                #expect(try server.metrics()[#"locstream_http_rejected_total{reason="content_length"}"#] ?? 0 >= 10)
+                #expect(await server.logLine(containing: "http request refused") != nil)
             }
-            let same = try rawExchange(
-                port: server.port,
-                "GET /healthz HTTP/1.1\r\n\(Self.host)Content-Length: 2\r\nContent-Length: 2\r\n\r\nab")
-            #expect(statuses(same) == [200])
-            #expect(try server.metrics()[#"locstream_http_rejected_total{reason="content_length"}"#] ?? 0 >= 10)
-            #expect(await server.logLine(containing: "http request refused") != nil)
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
 
         @Test("Transfer-Encoding is refused: no smuggled request is ever answered")
         func transferEncoding() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            let smuggled = "GET /v1/devices/zzz HTTP/1.1\r\nHost: x\r\n\r\n"
-            let chunk = String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
-            let cases: [(String, Int)] = [
-                (
-                    "POST /v1/locations HTTP/1.1\r\n\(Self.host)Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n",
-                    400
-                ),
-                ("GET /healthz HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n", 411),
-                ("POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n", 411),
-                ("POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: gzip, chunked\r\n\r\n", 411),
-            ]
-            for (head, status) in cases {
-                #expect(statuses(try rawExchange(port: server.port, head + chunk)) == [status], "\(head)")
+            try await ServerHarness.withBystander { server, _ in
+                let smuggled = "GET /v1/devices/zzz HTTP/1.1\r\nHost: x\r\n\r\n"
+                let chunk = String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
+                let cases: [(String, Int)] = [
+                    (
+                        "POST /v1/locations HTTP/1.1\r\n\(Self.host)Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n",
+                        400
+                    ),
+                    ("GET /healthz HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n", 411),
+                    ("POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n", 411),
+                    ("POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: gzip, chunked\r\n\r\n", 411),
+                ]
+                for (head, status) in cases {
+                    #expect(statuses(try rawExchange(port: server.port, head + chunk)) == [status], "\(head)")
+                }
+                let valid = "[{\"device\":\"te-1\",\"lat\":1,\"lon\":2,\"ts\":3}]"
+                let chunked = String(valid.utf8.count, radix: 16) + "\r\n" + valid + "\r\n0\r\n\r\n"
+                let answer = try rawExchange(
+                    port: server.port,
+                    "POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n" + chunked)
+                #expect(statuses(answer) == [411])
+                #expect(answer.contains("Content-Length"))
             }
-            let valid = "[{\"device\":\"te-1\",\"lat\":1,\"lon\":2,\"ts\":3}]"
-            let chunked = String(valid.utf8.count, radix: 16) + "\r\n" + valid + "\r\n0\r\n\r\n"
-            let answer = try rawExchange(
-                port: server.port,
-                "POST /v1/locations HTTP/1.1\r\n\(Self.host)Transfer-Encoding: chunked\r\n\r\n" + chunked)
-            #expect(statuses(answer) == [411])
-            #expect(answer.contains("Content-Length"))
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
 
         @Test("HEAD works on every GET route: the GET's status and headers, no body")
         func head() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            for path in ["/healthz", "/readyz", "/metrics", "/", "/v1/devices/nobody"] {
-                let get = try RawHTTPResponse.fetch(port: server.port, path: path)
-                let answer = try rawExchange(
-                    port: server.port,
-                    "HEAD \(path) HTTP/1.1\r\n\(Self.host)\r\nGET /healthz HTTP/1.1\r\n\(Self.host)\r\n")
-                #expect(statuses(answer) == [get.status], "\(path)")
-                let parts = answer.components(separatedBy: "\r\n\r\n")
-                #expect(parts.count == 2 && parts[1].isEmpty, "HEAD \(path) has no body")
-                if path != "/metrics" {
-                    #expect(answer.lowercased().contains("content-length: \(get.body.utf8.count)\r\n"), "\(path)")
+            try await ServerHarness.withBystander { server, _ in
+                for path in ["/healthz", "/readyz", "/metrics", "/", "/v1/devices/nobody"] {
+                    let get = try RawHTTPResponse.fetch(port: server.port, path: path)
+                    let answer = try rawExchange(
+                        port: server.port,
+                        "HEAD \(path) HTTP/1.1\r\n\(Self.host)\r\nGET /healthz HTTP/1.1\r\n\(Self.host)\r\n")
+                    #expect(statuses(answer) == [get.status], "\(path)")
+                    let parts = answer.components(separatedBy: "\r\n\r\n")
+                    #expect(parts.count == 2 && parts[1].isEmpty, "HEAD \(path) has no body")
+                    if path != "/metrics" {
+                        #expect(answer.lowercased().contains("content-length: \(get.body.utf8.count)\r\n"), "\(path)")
+                    }
                 }
+                #expect(
+                    statuses(try rawExchange(port: server.port, "HEAD /v1/locations HTTP/1.1\r\n\(Self.host)\r\n")) == [
+                        405
+                    ]
+                )
             }
-            #expect(
-                statuses(try rawExchange(port: server.port, "HEAD /v1/locations HTTP/1.1\r\n\(Self.host)\r\n")) == [405]
-            )
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
 
         @Test("Host and version: HTTP/1.1 needs exactly one Host; only HTTP/1.0 and 1.1 are served")
         func hostAndVersion() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            let cases: [(String, Int)] = [
-                ("GET /healthz HTTP/1.1\r\n\r\n", 400),
-                ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
-                ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400),
-                ("GET /healthz HTTP/1.0\r\n\r\n", 200),
-                ("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", 200),
-                ("GET /healthz HTTP/1.1\r\nHost: a\r\nUser-Agent: \(String(repeating: "y", count: 5000))\r\n\r\n", 431),
-                ("GET /healthz?\(String(repeating: "q", count: 5000)) HTTP/1.1\r\nHost: a\r\n\r\n", 414),
-            ]
-            for (request, status) in cases {
-                #expect(statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(60))")
+            try await ServerHarness.withBystander { server, _ throws in
+                let cases: [(String, Int)] = [
+                    ("GET /healthz HTTP/1.1\r\n\r\n", 400),
+                    ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+                    ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+                    ("GET /healthz HTTP/1.0\r\n\r\n", 200),
+                    ("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", 200),
+                    (
+                        "GET /healthz HTTP/1.1\r\nHost: a\r\nUser-Agent: \(String(repeating: "y", count: 5000))\r\n\r\n",
+                        431
+                    ),
+                    ("GET /healthz?\(String(repeating: "q", count: 5000)) HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+                ]
+                for (request, status) in cases {
+                    #expect(statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(60))")
+                }
             }
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
 
         @Test("CONNECT and an h2c upgrade are refused with a status, never held as a tunnel or HTTP/2")
         func tunnelsAndOtherProtocols() async throws {
-            let server = try await ServerHarness()
-            let bystander = try await Bystander(server)
-            let cases: [(String, Int)] = [
-                ("CONNECT 127.0.0.1:443 HTTP/1.1\r\n\(Self.host)\r\n", 405),
-                (
-                    "GET /healthz HTTP/1.1\r\n\(Self.host)Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
-                        + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n", 400
-                ),
-            ]
-            for _ in 0..<10 {
-                for (request, status) in cases {
-                    let start = ContinuousClock.now
-                    #expect(statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(40))")
-                    #expect(ContinuousClock.now - start < .seconds(3), "answered and closed, not held")
+            try await ServerHarness.withBystander { server, _ throws in
+                let cases: [(String, Int)] = [
+                    ("CONNECT 127.0.0.1:443 HTTP/1.1\r\n\(Self.host)\r\n", 405),
+                    (
+                        "GET /healthz HTTP/1.1\r\n\(Self.host)Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                            + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n", 400
+                    ),
+                ]
+                for _ in 0..<10 {
+                    for (request, status) in cases {
+                        let start = ContinuousClock.now
+                        #expect(
+                            statuses(try rawExchange(port: server.port, request)) == [status], "\(request.prefix(40))")
+                        #expect(ContinuousClock.now - start < .seconds(3), "answered and closed, not held")
+                    }
                 }
+                #expect(try server.metrics()[#"locstream_http_rejected_total{reason="method"}"#] == 10)
             }
-            #expect(try server.metrics()[#"locstream_http_rejected_total{reason="method"}"#] == 10)
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
     }
 }

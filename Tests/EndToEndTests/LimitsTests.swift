@@ -54,33 +54,31 @@ extension EndToEnd {
 
         @Test("a client that keeps sending garbage is closed with 1008; others carry on")
         func errorBudget() async throws {
-            let server = try await ServerHarness(["--error-budget", "5"])
-            let client = try await WebSocketClient.start()
-            let hostile = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            let bystander = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            for _ in 0..<10 { hostile.send(raw: "garbage") }
-            var errors = 0
-            while case .error? = await hostile.next(within: .seconds(3)) { errors += 1 }
-            #expect(errors == 6, "five within budget, the sixth spends it")
-            #expect(hostile.connection.peerClose?.code == 1008)
-            bystander.send(.ping(t: .integer(2)))
-            #expect(await bystander.next() == .pong(t: .integer(2)))
-            let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
-            #expect(metrics.contains("locstream_error_budget_closed_total 1"))
-            await client.shutdown()
+            try await ServerHarness.withClient(["--error-budget", "5"]) { server, client in
+                let hostile = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                let bystander = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                for _ in 0..<10 { hostile.send(raw: "garbage") }
+                var errors = 0
+                while case .error? = await hostile.next(within: .seconds(3)) { errors += 1 }
+                #expect(errors == 6, "five within budget, the sixth spends it")
+                #expect(hostile.connection.peerClose?.code == 1008)
+                bystander.send(.ping(t: .integer(2)))
+                #expect(await bystander.next() == .pong(t: .integer(2)))
+                let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+                #expect(metrics.contains("locstream_error_budget_closed_total 1"))
+            }
         }
 
         @Test("more devices than --max-subscribe-devices is too_large and changes nothing")
         func subscribeSize() async throws {
-            let server = try await ServerHarness(["--max-subscribe-devices", "3"])
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            viewer.send(subscribe("A", ["a", "b", "c", "d"]))
-            let error = await viewer.nextError()
-            #expect(error?.code == .tooLarge)
-            viewer.send(subscribe("A", ["a", "b", "c"]))
-            #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
-            await client.shutdown()
+            try await ServerHarness.withClient(["--max-subscribe-devices", "3"]) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                viewer.send(subscribe("A", ["a", "b", "c", "d"]))
+                let error = await viewer.nextError()
+                #expect(error?.code == .tooLarge)
+                viewer.send(subscribe("A", ["a", "b", "c"]))
+                #expect(await viewer.next() == .subscribed(sub: "A", restarted: false, snapshot: 0))
+            }
         }
     }
 }

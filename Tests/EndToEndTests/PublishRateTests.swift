@@ -41,26 +41,25 @@ extension EndToEnd {
 
         @Test("an HTTP flood of 10,000 locations at --publish-rate 25 gets about the burst through, then 429")
         func httpFlood() async throws {
-            let server = try await ServerHarness(["--publish-rate", "25", "--publish-burst", "50"])
-            let bystander = try await Bystander(server)
-            let body = Self.batch("flood", count: 10)
-            let start = ContinuousClock.now
-            var accepted = 0
-            var refused: [RawHTTPResponse] = []
-            for _ in 0..<1000 {
-                let response = try Self.post(server.port, body, from: "127.0.0.2")
-                if response.status == 202 { accepted += 10 } else { refused.append(response) }
+            try await ServerHarness.withBystander(["--publish-rate", "25", "--publish-burst", "50"]) { server, _ in
+                let body = Self.batch("flood", count: 10)
+                let start = ContinuousClock.now
+                var accepted = 0
+                var refused: [RawHTTPResponse] = []
+                for _ in 0..<1000 {
+                    let response = try Self.post(server.port, body, from: "127.0.0.2")
+                    if response.status == 202 { accepted += 10 } else { refused.append(response) }
+                }
+                let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
+                #expect(accepted >= 50 && Double(accepted) <= 50 + 25 * seconds + 10, "accepted \(accepted)")
+                #expect(refused.allSatisfy { $0.status == 429 && $0.body.contains(#""code":"rate_limited""#) })
+                #expect(refused.allSatisfy { $0.header("retry-after") == "1" })
+                let metrics = try server.metrics()
+                #expect(metrics[#"locstream_publish_refused_total{reason="rate_limited"}"#] == refused.count)
+                #expect(await server.logLine(containing: "publish refused") != nil)
+                #expect(
+                    try Self.post(server.port, body, from: "127.0.0.3").status == 202, "another address is unaffected")
             }
-            let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
-            #expect(accepted >= 50 && Double(accepted) <= 50 + 25 * seconds + 10, "accepted \(accepted)")
-            #expect(refused.allSatisfy { $0.status == 429 && $0.body.contains(#""code":"rate_limited""#) })
-            #expect(refused.allSatisfy { $0.header("retry-after") == "1" })
-            let metrics = try server.metrics()
-            #expect(metrics[#"locstream_publish_refused_total{reason="rate_limited"}"#] == refused.count)
-            #expect(await server.logLine(containing: "publish refused") != nil)
-            #expect(try Self.post(server.port, body, from: "127.0.0.3").status == 202, "another address is unaffected")
-            await bystander.expectUnharmed()
-            await bystander.stop()
         }
 
         @Test("WebSocket and HTTP publishes of one address share one bucket; another address has its own")

@@ -86,65 +86,68 @@ extension EndToEnd {
         func threeNodes() async throws {
             let redis = try await RedisHarness()
             let nodes = try await Self.nodes(3, on: redis, ServerHarness.floodLimits)
-            let client = try await WebSocketClient.start()
-            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
-            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            viewer.send(subscribe("B", ["veh-1"]))
-            #expect(await viewer.next() == .subscribed(sub: "B", restarted: false, snapshot: 0))
-            for round in 1...200 {
-                publisher.send(.publish([testLocation("veh-1", lat: Double(round) / 10)], ack: false))
-            }
-            publisher.send(.publish([testLocation("veh-1", lat: 42)], ack: true))
-            #expect(await publisher.next() == .published(count: 1))
-            let seqs = await Self.seqs(of: "B", from: viewer, count: 201)
-            #expect(seqs.count == 201 && Self.consecutive(seqs), "every update, in order")
+            try await withWebSocketClient { client in
+                let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+                let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                viewer.send(subscribe("B", ["veh-1"]))
+                #expect(await viewer.next() == .subscribed(sub: "B", restarted: false, snapshot: 0))
+                for round in 1...200 {
+                    publisher.send(.publish([testLocation("veh-1", lat: Double(round) / 10)], ack: false))
+                }
+                publisher.send(.publish([testLocation("veh-1", lat: 42)], ack: true))
+                #expect(await publisher.next() == .published(count: 1))
+                let seqs = await Self.seqs(of: "B", from: viewer, count: 201)
+                #expect(seqs.count == 201 && Self.consecutive(seqs), "every update, in order")
 
-            let late = try await StreamTestClient(client, url: nodes[2].url("/v1/stream"))
-            late.send(subscribe("C", ["veh-1"]))
-            #expect(await late.next() == .subscribed(sub: "C", restarted: false, snapshot: 1))
-            guard case .loc("C", let snapshot)? = await late.next() else {
-                Issue.record("no snapshot on node C")
-                return
+                let late = try await StreamTestClient(client, url: nodes[2].url("/v1/stream"))
+                late.send(subscribe("C", ["veh-1"]))
+                #expect(await late.next() == .subscribed(sub: "C", restarted: false, snapshot: 1))
+                guard case .loc("C", let snapshot)? = await late.next() else {
+                    Issue.record("no snapshot on node C")
+                    return
+                }
+                #expect(snapshot.seq == seqs.last && snapshot.lat == 42)
+                #expect(try Self.storedSeq(of: "veh-1", on: nodes[2]) == seqs.last)
             }
-            #expect(snapshot.seq == seqs.last && snapshot.lat == 42)
-            #expect(try Self.storedSeq(of: "veh-1", on: nodes[2]) == seqs.last)
-            await client.shutdown()
         }
 
         @Test("1,000 subscribers of one device on a node hold one Redis subscription, and none once they leave")
         func oneChannelPerDevice() async throws {
             let redis = try await RedisHarness()
             let nodes = try await Self.nodes(2, on: redis, ["--max-connections-per-ip", "2000"])
-            let client = try await WebSocketClient.start()
-            var viewers: [StreamTestClient] = []
-            for _ in 0..<1000 { viewers.append(try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))) }
-            for viewer in viewers { viewer.send(subscribe("S", ["veh-7"], snapshot: false)) }
-            var acked = 0
-            for viewer in viewers where await viewer.next() == .subscribed(sub: "S", restarted: false, snapshot: 0) {
-                acked += 1
-            }
-            #expect(acked == 1000)
-            #expect(try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n1")
+            try await withWebSocketClient { client in
+                var viewers: [StreamTestClient] = []
+                for _ in 0..<1000 {
+                    viewers.append(try await StreamTestClient(client, url: nodes[1].url("/v1/stream")))
+                }
+                for viewer in viewers { viewer.send(subscribe("S", ["veh-7"], snapshot: false)) }
+                var acked = 0
+                for viewer in viewers where await viewer.next() == .subscribed(sub: "S", restarted: false, snapshot: 0)
+                {
+                    acked += 1
+                }
+                #expect(acked == 1000)
+                #expect(try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n1")
 
-            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
-            publisher.send(.publish([testLocation("veh-7")], ack: true))
-            #expect(await publisher.next() == .published(count: 1))
-            var delivered = 0
-            for viewer in viewers {
-                if case .loc("S", _)? = await viewer.next() { delivered += 1 }
-            }
-            #expect(delivered == 1000)
+                let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+                publisher.send(.publish([testLocation("veh-7")], ack: true))
+                #expect(await publisher.next() == .published(count: 1))
+                var delivered = 0
+                for viewer in viewers {
+                    if case .loc("S", _)? = await viewer.next() { delivered += 1 }
+                }
+                #expect(delivered == 1000)
 
-            for viewer in viewers { viewer.connection.close(code: 1000) }
-            #expect(
-                await Self.eventually {
-                    try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n0"
-                })
-            let metrics = try nodes[1].metrics()
-            #expect(metrics["locstream_broker_subscribes_total"] == 1)
-            #expect(metrics["locstream_broker_unsubscribes_total"] == 1)
-            #expect(metrics["locstream_broker_channels"] == 0)
-            await client.shutdown()
+                for viewer in viewers { viewer.connection.close(code: 1000) }
+                #expect(
+                    await Self.eventually {
+                        try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n0"
+                    })
+                let metrics = try nodes[1].metrics()
+                #expect(metrics["locstream_broker_subscribes_total"] == 1)
+                #expect(metrics["locstream_broker_unsubscribes_total"] == 1)
+                #expect(metrics["locstream_broker_channels"] == 0)
+            }
         }
 
         @Test("viewers on one node switch quickly while another node floods: never a stale frame")
@@ -166,38 +169,38 @@ extension EndToEnd {
         func nodeKilled() async throws {
             let redis = try await RedisHarness()
             let nodes = try await Self.nodes(2, on: redis, ServerHarness.floodLimits)
-            let client = try await WebSocketClient.start()
-            let publisher = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            let flood = Task {
-                for round in 1...400 {
-                    publisher.send(.publish([testLocation("veh-5", lat: Double(round % 80))], ack: round == 400))
-                    try? await Task.sleep(for: .milliseconds(2))
+            try await withWebSocketClient { client in
+                let publisher = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                let flood = Task {
+                    for round in 1...400 {
+                        publisher.send(.publish([testLocation("veh-5", lat: Double(round % 80))], ack: round == 400))
+                        try? await Task.sleep(for: .milliseconds(2))
+                    }
+                    return await publisher.next()
                 }
-                return await publisher.next()
-            }
-            let viewer = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
-            viewer.send(subscribe("A", ["veh-5"]))
-            var lastSeen: UInt64 = 0
-            let readUntil = ContinuousClock.now + .milliseconds(300)
-            while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
-                if case .loc("A", let location) = frame { lastSeen = location.seq }
-            }
-            #expect(lastSeen > 0, "the viewer saw updates before the kill")
-            _ = await nodes[0].stop(signal: SIGKILL)
-            try await Task.sleep(for: .milliseconds(100))
+                let viewer = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+                viewer.send(subscribe("A", ["veh-5"]))
+                var lastSeen: UInt64 = 0
+                let readUntil = ContinuousClock.now + .milliseconds(300)
+                while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
+                    if case .loc("A", let location) = frame { lastSeen = location.seq }
+                }
+                #expect(lastSeen > 0, "the viewer saw updates before the kill")
+                _ = await nodes[0].stop(signal: SIGKILL)
+                try await Task.sleep(for: .milliseconds(100))
 
-            let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            resumed.send(subscribe("B", ["veh-5"], since: ["veh-5": lastSeen]))
-            guard case .subscribed("B", _, let replayed)? = await resumed.next() else {
-                Issue.record("no subscribed on the surviving node")
-                return
+                let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                resumed.send(subscribe("B", ["veh-5"], since: ["veh-5": lastSeen]))
+                guard case .subscribed("B", _, let replayed)? = await resumed.next() else {
+                    Issue.record("no subscribed on the surviving node")
+                    return
+                }
+                #expect(await flood.value == .published(count: 1), "the last publish is acknowledged")
+                let last = try #require(try Self.storedSeq(of: "veh-5", on: nodes[1]))
+                let seqs = await Self.seqs(of: "B", from: resumed, count: Int(last - lastSeen))
+                #expect(replayed > 0, "updates published while the viewer was away are replayed")
+                #expect(seqs == Array((lastSeen + 1)...last), "no gap and no duplicate across the move")
             }
-            #expect(await flood.value == .published(count: 1), "the last publish is acknowledged")
-            let last = try #require(try Self.storedSeq(of: "veh-5", on: nodes[1]))
-            let seqs = await Self.seqs(of: "B", from: resumed, count: Int(last - lastSeen))
-            #expect(replayed > 0, "updates published while the viewer was away are replayed")
-            #expect(seqs == Array((lastSeen + 1)...last), "no gap and no duplicate across the move")
-            await client.shutdown()
         }
 
         @Test("Redis killed during a flood and restarted: nodes recover by themselves, since replays what history kept")
@@ -205,70 +208,71 @@ extension EndToEnd {
             let redis = try await RedisHarness(persistent: true)
             let nodes = try await Self.nodes(
                 2, on: redis, ServerHarness.floodLimits + ["--redis-timeout-ms", "500", "--history-size", "100000"])
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            viewer.send(subscribe("V", ["veh-3"], snapshot: false))
-            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
-            let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
-            let flood = Task {
-                var (accepted, refused) = (0, 0)
-                let deadline = ContinuousClock.now + .seconds(60)
-                while !Task.isCancelled, ContinuousClock.now < deadline {
-                    publisher.send(.publish([testLocation("veh-3")], ack: true))
-                    switch await publisher.next() {
-                    case .published?: accepted += 1
-                    case .error(let error)? where error.code == .internal: refused += 1
-                    default: break
+            try await withWebSocketClient { client in
+                let viewer = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                viewer.send(subscribe("V", ["veh-3"], snapshot: false))
+                #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+                let publisher = try await StreamTestClient(client, url: nodes[0].url("/v1/stream"))
+                let flood = Task {
+                    var (accepted, refused) = (0, 0)
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while !Task.isCancelled, ContinuousClock.now < deadline {
+                        publisher.send(.publish([testLocation("veh-3")], ack: true))
+                        switch await publisher.next() {
+                        case .published?: accepted += 1
+                        case .error(let error)? where error.code == .internal: refused += 1
+                        default: break
+                        }
+                        try? await Task.sleep(for: .milliseconds(2))
                     }
-                    try? await Task.sleep(for: .milliseconds(2))
+                    return (accepted, refused)
                 }
-                return (accepted, refused)
-            }
-            var beforeOutage: UInt64 = 0
-            let readUntil = ContinuousClock.now + .milliseconds(500)
-            while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
-                if case .loc("V", let location) = frame { beforeOutage = location.seq }
-            }
-            redis.kill()
-            let outageStart = ContinuousClock.now
-            #expect(await Self.eventually(within: .seconds(5)) { nodes[1].readyStatus == 503 }, "/readyz turns 503")
-            #expect(try nodes[1].metrics()["locstream_broker_up"] == 0)
-            try await redis.restart()
-            #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes recover")
-            let recovery = ContinuousClock.now - outageStart
-            var afterOutage: UInt64 = 0
-            while afterOutage == 0, let frame = await viewer.next(within: .seconds(5)) {
-                if case .loc("V", let location) = frame, location.seq > beforeOutage { afterOutage = location.seq }
-            }
-            flood.cancel()
-            let (accepted, refused) = await flood.value
-            #expect(afterOutage > beforeOutage, "live delivery resumes after the restart (recovered in \(recovery))")
-            #expect(accepted > 0 && refused > 0, "publishes during the outage fail with internal")
+                var beforeOutage: UInt64 = 0
+                let readUntil = ContinuousClock.now + .milliseconds(500)
+                while ContinuousClock.now < readUntil, let frame = await viewer.next(within: .seconds(2)) {
+                    if case .loc("V", let location) = frame { beforeOutage = location.seq }
+                }
+                redis.kill()
+                let outageStart = ContinuousClock.now
+                #expect(await Self.eventually(within: .seconds(5)) { nodes[1].readyStatus == 503 }, "/readyz turns 503")
+                #expect(try nodes[1].metrics()["locstream_broker_up"] == 0)
+                try await redis.restart()
+                #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes recover")
+                let recovery = ContinuousClock.now - outageStart
+                var afterOutage: UInt64 = 0
+                while afterOutage == 0, let frame = await viewer.next(within: .seconds(5)) {
+                    if case .loc("V", let location) = frame, location.seq > beforeOutage { afterOutage = location.seq }
+                }
+                flood.cancel()
+                let (accepted, refused) = await flood.value
+                #expect(
+                    afterOutage > beforeOutage, "live delivery resumes after the restart (recovered in \(recovery))")
+                #expect(accepted > 0 && refused > 0, "publishes during the outage fail with internal")
 
-            let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
-            resumed.send(subscribe("R", ["veh-3"], since: ["veh-3": beforeOutage]))
-            let answer = await resumed.next()
-            guard case .subscribed("R", _, let replayed)? = answer else {
-                Issue.record("no subscribed after the restart: \(String(describing: answer))")
-                return
+                let resumed = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
+                resumed.send(subscribe("R", ["veh-3"], since: ["veh-3": beforeOutage]))
+                let answer = await resumed.next()
+                guard case .subscribed("R", _, let replayed)? = answer else {
+                    Issue.record("no subscribed after the restart: \(String(describing: answer))")
+                    return
+                }
+                var seqs: [UInt64] = []
+                for _ in 0..<replayed {
+                    if case .loc("R", let location)? = await resumed.next() { seqs.append(location.seq) }
+                }
+                // The restarted Redis is a new process, so a new epoch began: seqs jump once,
+                // above the floor. The replay is exactly what history holds after the viewer's seq.
+                let history = try redis.cli("XRANGE", "locstream:hist:veh-3", "0-\(beforeOutage + 1)", "+")
+                let kept = history.split(separator: "\n").filter { $0.hasPrefix("0-") }.compactMap {
+                    UInt64($0.dropFirst(2))
+                }
+                #expect(!seqs.isEmpty && seqs == kept, "history replays with no gap")
+                #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in order")
+                let metrics = try nodes[0].metrics()
+                #expect((metrics["locstream_broker_errors_total"] ?? 0) > 0)
+                #expect((metrics["locstream_broker_connects_total"] ?? 0) >= 4)
+                #expect(await nodes[1].logLine(containing: "redis link down") != nil)
             }
-            var seqs: [UInt64] = []
-            for _ in 0..<replayed {
-                if case .loc("R", let location)? = await resumed.next() { seqs.append(location.seq) }
-            }
-            // The restarted Redis is a new process, so a new epoch began: seqs jump once,
-            // above the floor. The replay is exactly what history holds after the viewer's seq.
-            let history = try redis.cli("XRANGE", "locstream:hist:veh-3", "0-\(beforeOutage + 1)", "+")
-            let kept = history.split(separator: "\n").filter { $0.hasPrefix("0-") }.compactMap {
-                UInt64($0.dropFirst(2))
-            }
-            #expect(!seqs.isEmpty && seqs == kept, "history replays with no gap")
-            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in order")
-            let metrics = try nodes[0].metrics()
-            #expect((metrics["locstream_broker_errors_total"] ?? 0) > 0)
-            #expect((metrics["locstream_broker_connects_total"] ?? 0) >= 4)
-            #expect(await nodes[1].logLine(containing: "redis link down") != nil)
-            await client.shutdown()
         }
 
         @Test("Redis back empty: seqs continue above the highest seen, and the reset is logged and counted")
@@ -346,32 +350,33 @@ extension EndToEnd {
         func fullOrHung() async throws {
             let redis = try await RedisHarness()
             let node = try await Self.nodes(1, on: redis, ["--redis-timeout-ms", "300"])[0]
-            let client = try await WebSocketClient.start()
-            let publisher = try await StreamTestClient(client, url: node.url("/v1/stream"))
-            publisher.send(.publish([testLocation("veh-1")], ack: true))
-            #expect(await publisher.next() == .published(count: 1))
+            try await withWebSocketClient { client in
+                let publisher = try await StreamTestClient(client, url: node.url("/v1/stream"))
+                publisher.send(.publish([testLocation("veh-1")], ack: true))
+                #expect(await publisher.next() == .published(count: 1))
 
-            _ = try redis.cli("CONFIG", "SET", "maxmemory", "1")
-            publisher.send(.publish([testLocation("veh-1")], ack: true))
-            let full = await publisher.nextError()
-            #expect(full?.code == .internal && full?.message.contains("maxmemory") == true)
-            _ = try redis.cli("CONFIG", "SET", "maxmemory", "0")
-            publisher.send(.publish([testLocation("veh-1")], ack: true))
-            #expect(await publisher.next() == .published(count: 1))
+                _ = try redis.cli("CONFIG", "SET", "maxmemory", "1")
+                publisher.send(.publish([testLocation("veh-1")], ack: true))
+                let full = await publisher.nextError()
+                #expect(full?.code == .internal && full?.message.contains("maxmemory") == true)
+                _ = try redis.cli("CONFIG", "SET", "maxmemory", "0")
+                publisher.send(.publish([testLocation("veh-1")], ack: true))
+                #expect(await publisher.next() == .published(count: 1))
 
-            redis.signal(SIGSTOP)
-            let started = ContinuousClock.now
-            publisher.send(.publish([testLocation("veh-1")], ack: true))
-            let hung = await publisher.nextError()
-            #expect(hung?.code == .internal && ContinuousClock.now - started < .seconds(3), "fails within the timeout")
-            let bystander = try await StreamTestClient(client, url: node.url("/v1/stream"))
-            bystander.send(.ping(t: nil))
-            #expect(await bystander.next() == .pong(t: nil), "the node still answers")
-            #expect(await Self.eventually(within: .seconds(5)) { node.readyStatus == 503 })
-            redis.signal(SIGCONT)
-            #expect(await Self.eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
-            #expect(await node.logLine(containing: "broker operation failed") != nil)
-            await client.shutdown()
+                redis.signal(SIGSTOP)
+                let started = ContinuousClock.now
+                publisher.send(.publish([testLocation("veh-1")], ack: true))
+                let hung = await publisher.nextError()
+                #expect(
+                    hung?.code == .internal && ContinuousClock.now - started < .seconds(3), "fails within the timeout")
+                let bystander = try await StreamTestClient(client, url: node.url("/v1/stream"))
+                bystander.send(.ping(t: nil))
+                #expect(await bystander.next() == .pong(t: nil), "the node still answers")
+                #expect(await Self.eventually(within: .seconds(5)) { node.readyStatus == 503 })
+                redis.signal(SIGCONT)
+                #expect(await Self.eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
+                #expect(await node.logLine(containing: "broker operation failed") != nil)
+            }
         }
     }
 }

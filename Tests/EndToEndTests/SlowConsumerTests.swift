@@ -25,46 +25,48 @@ extension EndToEnd {
         @Test(
             "conflate: a stalled viewer gets the newest position of every device once it reads; others see every frame")
         func conflate() async throws {
-            let server = try await ServerHarness(ServerHarness.floodLimits + ["--max-queued-bytes", "65536"])
-            let client = try await WebSocketClient.start()
-            let url = server.url("/v1/stream")
-            let stalled = try await StreamTestClient(client, url: url)
-            stalled.send(subscribe("slow", devices, snapshot: false))
-            #expect(await stalled.next() == .subscribed(sub: "slow", restarted: false, snapshot: 0))
-            let healthy = try await StreamTestClient(client, url: url)
-            healthy.send(subscribe("ok", devices, snapshot: false))
-            #expect(await healthy.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
-            let publisher = try await StreamTestClient(client, url: url)
-            let rssBefore = try Bystander.rssKiB(server.pid)
+            try await ServerHarness.withClient(ServerHarness.floodLimits + ["--max-queued-bytes", "65536"]) {
+                server, client in
+                let url = server.url("/v1/stream")
+                let stalled = try await StreamTestClient(client, url: url)
+                stalled.send(subscribe("slow", devices, snapshot: false))
+                #expect(await stalled.next() == .subscribed(sub: "slow", restarted: false, snapshot: 0))
+                let healthy = try await StreamTestClient(client, url: url)
+                healthy.send(subscribe("ok", devices, snapshot: false))
+                #expect(await healthy.next() == .subscribed(sub: "ok", restarted: false, snapshot: 0))
+                let publisher = try await StreamTestClient(client, url: url)
+                let rssBefore = try Bystander.rssKiB(server.pid)
 
-            let rounds = 1500
-            var seen = 0
-            func readHealthy(upTo count: Int) async {
-                while seen < count, case .loc? = await healthy.next(within: .seconds(10)) { seen += 1 }
-            }
-            // The healthy viewer reads as the flood goes, never more than 4 rounds (about
-            // 24 KB) behind: under the 64 KiB limit however slow the machine is.
-            await flood(publisher, rounds: rounds) { round in await readHealthy(upTo: (round - 4) * devices.count) }
-            await readHealthy(upTo: rounds * devices.count)
-            #expect(seen == rounds * devices.count, "the healthy viewer misses nothing")
-            let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
-            #expect(
-                !metrics.contains(#"frames_dropped_total{reason="conflated"} 0"#), "the stalled viewer was conflated")
-            #expect(
-                try Bystander.rssKiB(server.pid) - rssBefore < SanitizerScale.memoryKiB(64 * 1024),
-                "server memory stays bounded (KiB)")
+                let rounds = 1500
+                var seen = 0
+                func readHealthy(upTo count: Int) async {
+                    while seen < count, case .loc? = await healthy.next(within: .seconds(10)) { seen += 1 }
+                }
+                // The healthy viewer reads as the flood goes, never more than 4 rounds (about
+                // 24 KB) behind: under the 64 KiB limit however slow the machine is.
+                await flood(publisher, rounds: rounds) { round in await readHealthy(upTo: (round - 4) * devices.count) }
+                await readHealthy(upTo: rounds * devices.count)
+                #expect(seen == rounds * devices.count, "the healthy viewer misses nothing")
+                let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+                #expect(
+                    !metrics.contains(#"frames_dropped_total{reason="conflated"} 0"#),
+                    "the stalled viewer was conflated")
+                #expect(
+                    try Bystander.rssKiB(server.pid) - rssBefore < SanitizerScale.memoryKiB(64 * 1024),
+                    "server memory stays bounded (KiB)")
 
-            var newest: [String: UInt64] = [:]
-            var previous: [String: UInt64] = [:]
-            var reordered = 0
-            while case .loc(_, let location)? = await stalled.next(within: .seconds(2)) {
-                if location.seq <= previous[location.device, default: 0] { reordered += 1 }
-                previous[location.device] = location.seq
-                newest[location.device] = max(newest[location.device, default: 0], location.seq)
+                var newest: [String: UInt64] = [:]
+                var previous: [String: UInt64] = [:]
+                var reordered = 0
+                while case .loc(_, let location)? = await stalled.next(within: .seconds(2)) {
+                    if location.seq <= previous[location.device, default: 0] { reordered += 1 }
+                    previous[location.device] = location.seq
+                    newest[location.device] = max(newest[location.device, default: 0], location.seq)
+                }
+                #expect(reordered == 0, "order per device is kept")
+                #expect(
+                    devices.allSatisfy { newest[$0] == UInt64(rounds) }, "the newest position of every device arrives")
             }
-            #expect(reordered == 0, "order per device is kept")
-            #expect(devices.allSatisfy { newest[$0] == UInt64(rounds) }, "the newest position of every device arrives")
-            await client.shutdown()
         }
 
         @Test("disconnect: a stalled viewer is closed with 4008 and counted")

@@ -73,28 +73,27 @@ extension EndToEnd {
 
         @Test("after every client closes, connections, subscriptions and hub_entries return to 0")
         func gaugesReturnToZero() async throws {
-            let server = try await ServerHarness()
-            let client = try await WebSocketClient.start()
-            var viewers: [StreamTestClient] = []
-            for index in 0..<30 {
-                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                viewer.send(subscribe("s\(index)", ["a", "b", "c-\(index)"]))
-                _ = await viewer.next()
-                viewers.append(viewer)
+            try await ServerHarness.withClient { server, client in
+                var viewers: [StreamTestClient] = []
+                for index in 0..<30 {
+                    let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                    viewer.send(subscribe("s\(index)", ["a", "b", "c-\(index)"]))
+                    _ = await viewer.next()
+                    viewers.append(viewer)
+                }
+                let busy = try server.metrics()
+                #expect(busy["locstream_connections"] == 30 && busy["locstream_subscriptions"] == 30)
+                #expect(busy["locstream_hub_entries"] == 90)
+                for viewer in viewers { viewer.connection.close(code: 1000) }
+                var idle = try server.metrics()
+                for _ in 0..<200 where idle["locstream_connections"] != 0 || idle["locstream_hub_entries"] != 0 {
+                    try await Task.sleep(for: .milliseconds(25))
+                    idle = try server.metrics()
+                }
+                #expect(idle["locstream_connections"] == 0)
+                #expect(idle["locstream_subscriptions"] == 0)
+                #expect(idle["locstream_hub_entries"] == 0)
             }
-            let busy = try server.metrics()
-            #expect(busy["locstream_connections"] == 30 && busy["locstream_subscriptions"] == 30)
-            #expect(busy["locstream_hub_entries"] == 90)
-            for viewer in viewers { viewer.connection.close(code: 1000) }
-            var idle = try server.metrics()
-            for _ in 0..<200 where idle["locstream_connections"] != 0 || idle["locstream_hub_entries"] != 0 {
-                try await Task.sleep(for: .milliseconds(25))
-                idle = try server.metrics()
-            }
-            #expect(idle["locstream_connections"] == 0)
-            #expect(idle["locstream_subscriptions"] == 0)
-            #expect(idle["locstream_hub_entries"] == 0)
-            await client.shutdown()
         }
 
     }

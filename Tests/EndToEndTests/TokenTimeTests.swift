@@ -24,51 +24,50 @@ extension EndToEnd {
         @Test("extreme exp, nbf and iat by the auth op and on the upgrade: answered, and the node lives on")
         func extremeTimes() async throws {
             let server = try await ServerHarness(TestTokens.serverOptions())
-            let bystander = try await Bystander(server, token: try TestTokens.make())
-            let client = try await WebSocketClient.start()
-            for (payload, accepted) in Self.cases {
-                let token = try TestTokens.signed(payload: payload)
-                let byOp = try await StreamTestClient(client, url: server.url("/v1/stream"))
-                byOp.send(.auth(token: token))
-                let reply = await byOp.next()
-                if accepted {
-                    #expect(reply == .authed(client: "far", exp: .max), "\(payload)")
-                } else {
-                    guard case .error(let error)? = reply else {
-                        Issue.record("\(payload): expected an error, got \(String(describing: reply))")
-                        continue
+            try await withWebSocketClient { client in
+                try await server.withBystander(.init(token: try TestTokens.make())) { _ in
+                    for (payload, accepted) in Self.cases {
+                        let token = try TestTokens.signed(payload: payload)
+                        let byOp = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                        byOp.send(.auth(token: token))
+                        let reply = await byOp.next()
+                        if accepted {
+                            #expect(reply == .authed(client: "far", exp: .max), "\(payload)")
+                        } else {
+                            guard case .error(let error)? = reply else {
+                                Issue.record("\(payload): expected an error, got \(String(describing: reply))")
+                                continue
+                            }
+                            #expect(error.code == .unauthorized, "\(payload)")
+                        }
+                        byOp.send(.ping(t: .integer(7)))
+                        #expect(await byOp.next() == .pong(t: .integer(7)), "\(payload)")
+                        let onUpgrade = try await StreamTestClient(client, url: server.url("/v1/stream?token=\(token)"))
+                        if !accepted { #expect(await onUpgrade.nextError()?.code == .unauthorized, "\(payload)") }
+                        onUpgrade.send(.ping(t: .integer(8)))
+                        #expect(await onUpgrade.next() == .pong(t: .integer(8)), "\(payload)")
                     }
-                    #expect(error.code == .unauthorized, "\(payload)")
                 }
-                byOp.send(.ping(t: .integer(7)))
-                #expect(await byOp.next() == .pong(t: .integer(7)), "\(payload)")
-                let onUpgrade = try await StreamTestClient(client, url: server.url("/v1/stream?token=\(token)"))
-                if !accepted { #expect(await onUpgrade.nextError()?.code == .unauthorized, "\(payload)") }
-                onUpgrade.send(.ping(t: .integer(8)))
-                #expect(await onUpgrade.next() == .pong(t: .integer(8)), "\(payload)")
             }
-            await bystander.expectUnharmed()
-            await bystander.stop()
-            await client.shutdown()
             #expect(await server.stop() == 0)
         }
 
         @Test("authed comes before the 'token expiring' warning of a token with less than --token-warning left")
         func authedBeforeWarning() async throws {
-            let server = try await ServerHarness(TestTokens.serverOptions(["--token-warning", "30"]))
-            let client = try await WebSocketClient.start()
-            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            for attempt in 0..<30 {
-                viewer.send(.auth(token: try TestTokens.make(subject: "short-\(attempt)", expiresIn: 10)))
-                guard case .authed(let subject, _)? = await viewer.next() else {
-                    Issue.record("attempt \(attempt): the first reply to auth must be authed")
-                    break
+            try await ServerHarness.withClient(TestTokens.serverOptions(["--token-warning", "30"])) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                for attempt in 0..<30 {
+                    viewer.send(.auth(token: try TestTokens.make(subject: "short-\(attempt)", expiresIn: 10)))
+                    guard case .authed(let subject, _)? = await viewer.next() else {
+                        Issue.record("attempt \(attempt): the first reply to auth must be authed")
+                        break
+                    }
+                    #expect(subject == "short-\(attempt)")
+                    let warning = await viewer.nextError()
+                    #expect(
+                        warning?.code == .unauthorized && warning?.message == "token expiring", "attempt \(attempt)")
                 }
-                #expect(subject == "short-\(attempt)")
-                let warning = await viewer.nextError()
-                #expect(warning?.code == .unauthorized && warning?.message == "token expiring", "attempt \(attempt)")
             }
-            await client.shutdown()
         }
     }
 }

@@ -9,31 +9,29 @@ extension EndToEnd {
     struct TransportTests {
         @Test("round trips through the lws client, with the sub-protocol negotiated")
         func roundTrip() async throws {
-            let server = try await ServerHarness(["--enable-echo"])
-            let client = try await WebSocketClient.start()
-            let connection = try await client.connect(to: server.url("/v1/echo"))
-            var messages = connection.messages.makeAsyncIterator()
-            for text in ["hello", "", String(repeating: "z", count: 70_000 / 2)] {
-                connection.send(OutboundFrame(text: text))
-                #expect(await messages.next()?.text == text)
+            try await ServerHarness.withClient(["--enable-echo"]) { server, client in
+                let connection = try await client.connect(to: server.url("/v1/echo"))
+                var messages = connection.messages.makeAsyncIterator()
+                for text in ["hello", "", String(repeating: "z", count: 70_000 / 2)] {
+                    connection.send(OutboundFrame(text: text))
+                    #expect(await messages.next()?.text == text)
+                }
+                connection.send(OutboundFrame(opcode: .binary, body: [0, 1, 2, 255]))
+                #expect(await messages.next() == InboundMessage(bytes: [0, 1, 2, 255], isBinary: true))
             }
-            connection.send(OutboundFrame(opcode: .binary, body: [0, 1, 2, 255]))
-            #expect(await messages.next() == InboundMessage(bytes: [0, 1, 2, 255], isBinary: true))
-            await client.shutdown()
         }
 
         @Test("a message over --max-message-bytes closes with 1009; one at the limit passes")
         func oversize() async throws {
-            let server = try await ServerHarness(["--enable-echo", "--max-message-bytes", "1000"])
-            let client = try await WebSocketClient.start()
-            let connection = try await client.connect(to: server.url("/v1/echo"))
-            var messages = connection.messages.makeAsyncIterator()
-            connection.send(OutboundFrame(text: String(repeating: "a", count: 1000)))
-            #expect(await messages.next()?.bytes.count == 1000)
-            connection.send(OutboundFrame(text: String(repeating: "a", count: 1001)))
-            #expect(await messages.next() == nil)
-            #expect(connection.peerClose?.code == 1009)
-            await client.shutdown()
+            try await ServerHarness.withClient(["--enable-echo", "--max-message-bytes", "1000"]) { server, client in
+                let connection = try await client.connect(to: server.url("/v1/echo"))
+                var messages = connection.messages.makeAsyncIterator()
+                connection.send(OutboundFrame(text: String(repeating: "a", count: 1000)))
+                #expect(await messages.next()?.bytes.count == 1000)
+                connection.send(OutboundFrame(text: String(repeating: "a", count: 1001)))
+                #expect(await messages.next() == nil)
+                #expect(connection.peerClose?.code == 1009)
+            }
         }
 
         @Test("wss:// round trip with a self-signed certificate, trusted by CA file or insecure mode")
@@ -80,28 +78,27 @@ extension EndToEnd {
 
         @Test("1,000 concurrent connections each get back only their own messages")
         func thousandConnections() async throws {
-            let server = try await ServerHarness(["--enable-echo"])
-            let client = try await WebSocketClient.start()
-            let url = server.url("/v1/echo")
-            let crossed = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<1000 {
-                    group.addTask {
-                        let connection = try await client.connect(to: url)
-                        var messages = connection.messages.makeAsyncIterator()
-                        var wrong = 0
-                        for round in 0..<5 {
-                            let text = "conn \(index) round \(round)"
-                            connection.send(OutboundFrame(text: text))
-                            if await messages.next()?.text != text { wrong += 1 }
+            try await ServerHarness.withClient(["--enable-echo"]) { server, client in
+                let url = server.url("/v1/echo")
+                let crossed = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<1000 {
+                        group.addTask {
+                            let connection = try await client.connect(to: url)
+                            var messages = connection.messages.makeAsyncIterator()
+                            var wrong = 0
+                            for round in 0..<5 {
+                                let text = "conn \(index) round \(round)"
+                                connection.send(OutboundFrame(text: text))
+                                if await messages.next()?.text != text { wrong += 1 }
+                            }
+                            connection.close(code: 1000)
+                            return wrong
                         }
-                        connection.close(code: 1000)
-                        return wrong
                     }
+                    return try await group.reduce(0, +)
                 }
-                return try await group.reduce(0, +)
+                #expect(crossed == 0)
             }
-            #expect(crossed == 0)
-            await client.shutdown()
         }
 
         @Test(
@@ -110,29 +107,27 @@ extension EndToEnd {
                 (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"),
             ])
         func gracefulShutdown(signal: Int32, name: String) async throws {
-            let server = try await ServerHarness(["--enable-echo"])
-            let client = try await WebSocketClient.start()
-            var connections: [WebSocketConnection] = []
-            for _ in 0..<20 { connections.append(try await client.connect(to: server.url("/v1/echo"))) }
-            #expect(await server.stop(signal: signal) == 0)
-            for connection in connections {
-                for await _ in connection.messages {}
-                #expect(connection.peerClose?.code == 1001)
+            try await ServerHarness.withClient(["--enable-echo"]) { server, client in
+                var connections: [WebSocketConnection] = []
+                for _ in 0..<20 { connections.append(try await client.connect(to: server.url("/v1/echo"))) }
+                #expect(await server.stop(signal: signal) == 0)
+                for connection in connections {
+                    for await _ in connection.messages {}
+                    #expect(connection.peerClose?.code == 1001)
+                }
+                #expect(await server.logLine(containing: "shutting down")?.contains(name) == true)
+                #expect(await server.logLine(containing: "stopped") != nil)
             }
-            #expect(await server.logLine(containing: "shutting down")?.contains(name) == true)
-            #expect(await server.logLine(containing: "stopped") != nil)
-            await client.shutdown()
         }
 
         @Test("an upgrade to an unknown path is refused, and /v1/echo is off unless enabled")
         func refusedUpgrades() async throws {
-            let server = try await ServerHarness()
-            let client = try await WebSocketClient.start()
-            await #expect(throws: TransportError.self) { _ = try await client.connect(to: server.url("/v1/echo")) }
-            await #expect(throws: TransportError.self) { _ = try await client.connect(to: server.url("/nowhere")) }
-            let raw = try RawWebSocket(port: server.port, path: "/nowhere")
-            #expect(raw.handshake.hasPrefix("HTTP/1.") && raw.handshake.contains(" 404 "))
-            await client.shutdown()
+            try await ServerHarness.withClient { server, client in
+                await #expect(throws: TransportError.self) { _ = try await client.connect(to: server.url("/v1/echo")) }
+                await #expect(throws: TransportError.self) { _ = try await client.connect(to: server.url("/nowhere")) }
+                let raw = try RawWebSocket(port: server.port, path: "/nowhere")
+                #expect(raw.handshake.hasPrefix("HTTP/1.") && raw.handshake.contains(" 404 "))
+            }
         }
     }
 }
