@@ -1,0 +1,76 @@
+import Foundation
+import LocationStore
+import LocstreamProtocol
+
+// store-bench: fills a store with N devices (and H history updates each), then measures
+// what a node start costs: opening the store and loading every device, the resident
+// memory the loaded snapshot takes, and the bytes on disk per device.
+//
+//   swift build -c release --product store-bench
+//   .build/release/store-bench [devices=1000000] [history=1] [directory=/tmp/locstream-store-bench]
+
+let arguments = CommandLine.arguments.dropFirst()
+let devices = arguments.first.flatMap { Int($0) } ?? 1_000_000
+let history = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+let directory = arguments.dropFirst(2).first ?? "/tmp/locstream-store-bench"
+
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return kilobytes * 1024
+}
+
+/// Enqueues `updates`, waiting while the queue is full.
+func enqueueWaiting(_ updates: [EncodedLocation], to store: LocationStore) throws(StoreError) {
+    while true {
+        do throws(StoreError) {
+            try store.enqueue(updates)
+            return
+        } catch {
+            guard error.kind == .queueFull else { throw error }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}
+
+func seconds(_ duration: Duration) -> String {
+    String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+}
+
+try? FileManager.default.removeItem(atPath: directory)
+let clock = ContinuousClock()
+let batch = 10_000
+let fill = clock.now
+do {
+    let store = try LocationStore.open(directory: directory, historySize: history, queueCapacity: batch * 4)
+    for round in 0..<max(history, 1) {
+        for start in stride(from: 0, to: devices, by: batch) {
+            let updates = (start..<min(start + batch, devices)).map { index in
+                EncodedLocation(
+                    Location(
+                        device: "veh-\(index)", lat: 52.3 + Double(index % 1000) / 5000,
+                        lon: 13.2 + Double(index % 777) / 5000,
+                        ts: 1_764_000_000_000 + Int64(round), seq: UInt64(round + 1), speed: 8.3, heading: 92))
+            }
+            try enqueueWaiting(updates, to: store)
+        }
+    }
+    store.close()
+}
+print("filled \(devices) devices × \(max(history, 1)) updates in \(seconds(clock.now - fill))")
+
+let rssBefore = residentBytes()
+let started = clock.now
+let store = try LocationStore.open(directory: directory, historySize: history)
+let opened = clock.now
+let snapshot = try store.load()
+let loaded = clock.now
+let attributes = try FileManager.default.attributesOfItem(atPath: store.databasePath)
+let fileBytes = (attributes[.size] as? Int) ?? 0
+print("open: \(seconds(opened - started)), load: \(seconds(loaded - opened)), \(snapshot.devices.count) devices")
+print("RSS of the loaded snapshot: \((residentBytes() - rssBefore) / 1_048_576) MiB")
+print("file: \(fileBytes / 1_048_576) MiB, \(fileBytes / max(devices, 1)) bytes per device (history \(history))")
+store.close()
+try? FileManager.default.removeItem(atPath: directory)
