@@ -3,7 +3,7 @@ import LocstreamProtocol
 /// The writer's prepared statements, and what one group commit does with them: every
 /// queued operation, in order, in a single transaction.
 ///
-/// Per update: the device's row (seq, when heard, the encoded last position) is
+/// Per update: the device's row (seq, when heard, the last position) is
 /// upserted, never to a lower seq, and the update joins the device's history; then each
 /// device touched keeps only its `historySize` newest updates. The highest seq written
 /// and the highest removed one raise the `seq_state` row in the same transaction.
@@ -25,8 +25,11 @@ final class GroupTransaction {
         self.historySize = historySize
         upsertDevice = try connection.prepare(
             """
-            INSERT INTO devices (id, seq, heard, body) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, heard = excluded.heard, body = excluded.body
+            INSERT INTO devices (id, seq, heard, lat, lon, ts, speed, heading, acc, has_attrs, body)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, heard = excluded.heard, lat = excluded.lat,
+              lon = excluded.lon, ts = excluded.ts, speed = excluded.speed, heading = excluded.heading,
+              acc = excluded.acc, has_attrs = excluded.has_attrs, body = excluded.body
             WHERE excluded.seq > devices.seq
             """)
         insertHistory = try connection.prepare("INSERT OR REPLACE INTO history (device, seq, body) VALUES (?1, ?2, ?3)")
@@ -83,11 +86,19 @@ final class GroupTransaction {
     }
 
     private func store(_ update: EncodedLocation, heardMillis: Int64) throws(StoreError) {
-        let device = update.location.device
+        let location = update.location
+        let device = location.device
         upsertDevice.bind(1, device)
-        upsertDevice.bind(2, seq: update.location.seq)
+        upsertDevice.bind(2, seq: location.seq)
         upsertDevice.bind(3, heardMillis)
-        upsertDevice.bind(4, update.body)
+        upsertDevice.bind(4, location.lat)
+        upsertDevice.bind(5, location.lon)
+        upsertDevice.bind(6, location.ts)
+        upsertDevice.bind(7, location.speed)
+        upsertDevice.bind(8, location.heading)
+        upsertDevice.bind(9, location.acc)
+        upsertDevice.bind(10, Int64(location.attrs == nil ? 0 : 1))
+        upsertDevice.bind(11, update.body)
         try upsertDevice.run()
         guard historySize > 0 else { return }
         insertHistory.bind(1, device)

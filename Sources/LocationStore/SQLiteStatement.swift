@@ -26,6 +26,11 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, Int64(clamping: seq))
     }
 
+    /// Binds a number, or NULL for nil, to parameter `index`.
+    func bind(_ index: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
     /// Binds text to parameter `index`.
     func bind(_ index: Int32, _ text: String) {
         sqlite3_bind_text(handle, index, text, -1, locstream_sqlite_transient())
@@ -67,6 +72,11 @@ final class SQLiteStatement {
     /// Column `index` (from 0) of the current row as an integer.
     func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
+    }
+
+    /// Column `index` of the current row as a number; nil for NULL.
+    func double(_ index: Int32) -> Double? {
+        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_double(handle, index)
     }
 
     /// Column `index` of the current row as text.

@@ -36,13 +36,13 @@ final class StoreReader: Sendable {
             let count = try connection.integer("SELECT count(*) FROM devices")
             var devices: [StoredDevice] = []
             devices.reserveCapacity(Int(count))
-            let rows = try connection.prepare("SELECT seq, heard, body FROM devices")
+            let rows = try connection.prepare(
+                "SELECT id, seq, heard, lat, lon, ts, speed, heading, acc, has_attrs, body FROM devices")
             while try rows.step() {
-                let stored = UInt64(clamping: rows.int64(0))
-                let heard = Date(timeIntervalSince1970: Double(rows.int64(1)) / 1000)
+                let stored = UInt64(clamping: rows.int64(1))
+                let heard = Date(timeIntervalSince1970: Double(rows.int64(2)) / 1000)
                 devices.append(
-                    StoredDevice(last: try decode(rows.blob(2)), seq: state.resumeSeq(stored: stored), lastHeard: heard)
-                )
+                    StoredDevice(last: try lastPosition(rows), seq: state.resumeSeq(stored: stored), lastHeard: heard))
             }
             return StoreSnapshot(
                 devices: devices, seqFloor: state.newDeviceFloor, recoveredFromCrash: recoveredFromCrash)
@@ -59,6 +59,17 @@ final class StoreReader: Sendable {
             while try history.step() { updates.append(try decode(history.blob(0))) }
             return updates
         }
+    }
+
+    /// The last position in the current row of the devices query: from the columns,
+    /// or, for a position with `attrs`, by parsing its body.
+    private func lastPosition(_ rows: SQLiteStatement) throws(StoreError) -> EncodedLocation {
+        let body = rows.blob(10)
+        guard rows.int64(9) == 0, let lat = rows.double(3), let lon = rows.double(4) else { return try decode(body) }
+        let location = Location(
+            device: rows.text(0), lat: lat, lon: lon, ts: rows.int64(5), seq: UInt64(clamping: rows.int64(1)),
+            speed: rows.double(6), heading: rows.double(7), acc: rows.double(8))
+        return EncodedLocation(location: location, body: body)
     }
 
     /// Closes the connection.

@@ -11,11 +11,22 @@ struct StoreSchema: Sendable {
     static let applicationID: Int64 = 0x6C6F_6373
 
     /// The schema of version 1, which every store is created with before its migrations run.
+    ///
+    /// A device's row holds its last position twice: as the encoded body subscribers get,
+    /// and as columns, so a start rebuilds it without parsing JSON (only a position with
+    /// `attrs` has its body parsed). History rows need only the body.
     static let creation = """
         CREATE TABLE devices (
           id TEXT PRIMARY KEY NOT NULL,
           seq INTEGER NOT NULL,
           heard INTEGER NOT NULL,
+          lat REAL NOT NULL,
+          lon REAL NOT NULL,
+          ts INTEGER NOT NULL,
+          speed REAL,
+          heading REAL,
+          acc REAL,
+          has_attrs INTEGER NOT NULL,
           body BLOB NOT NULL
         ) WITHOUT ROWID;
         CREATE TABLE history (

@@ -72,5 +72,8 @@ let fileBytes = (attributes[.size] as? Int) ?? 0
 print("open: \(seconds(opened - started)), load: \(seconds(loaded - opened)), \(snapshot.devices.count) devices")
 print("RSS of the loaded snapshot: \((residentBytes() - rssBefore) / 1_048_576) MiB")
 print("file: \(fileBytes / 1_048_576) MiB, \(fileBytes / max(devices, 1)) bytes per device (history \(history))")
+let sweep = clock.now
+let removed = try await store.removeSilent(olderThan: Date(timeIntervalSince1970: 0))
+print("retention sweep over \(snapshot.devices.count) devices (\(removed) removed): \(seconds(clock.now - sweep))")
 store.close()
 try? FileManager.default.removeItem(atPath: directory)
