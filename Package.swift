@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
-        .executableTarget(name: "StoreBench", dependencies: ["LocationStore", "LocstreamProtocol"]),
+        .executableTarget(name: "StoreBench", dependencies: ["LocationStore", "Locking", "LocstreamProtocol"]),
         .target(
             name: "RedisBroker",
             dependencies: ["CHiredis", "COpenSSL", "Locking", "LocstreamProtocol", "Observability", "StreamCore"]),

@@ -23,6 +23,8 @@ final class GroupTransaction {
     init(connection: SQLiteConnection, historySize: Int) throws(StoreError) {
         self.connection = connection
         self.historySize = historySize
+        // The checkpointer thread moves the WAL into the database; a commit never does.
+        try connection.execute("PRAGMA wal_autocheckpoint = 0", doing: "leaving checkpoints to the checkpointer")
         upsertDevice = try connection.prepare(
             """
             INSERT INTO devices (id, seq, heard, lat, lon, ts, speed, heading, acc, has_attrs, body)

@@ -33,6 +33,7 @@ public final class LocationStore: Sendable {
     private let queue: WriteQueue
     private let writer: StoreWriter
     private let reader: StoreReader
+    private let checkpointer: Checkpointer
     private let metrics: StoreMetrics
 
     /// Opens the store in `directory` (created if missing), syncing commits as `sync`
@@ -70,6 +71,7 @@ public final class LocationStore: Sendable {
             recoveredFromCrash = stored.needsRecovery
             transaction = try GroupTransaction(connection: connection, historySize: historySize)
             reader = try StoreReader(path: dataDirectory.databasePath)
+            checkpointer = try Checkpointer(path: dataDirectory.databasePath)
         } catch {
             dataDirectory.release()
             throw error
@@ -84,6 +86,7 @@ public final class LocationStore: Sendable {
         self.metrics = metrics
         writer = StoreWriter(transaction: transaction, queue: queue, metrics: metrics, sync: sync)
         writer.start()
+        checkpointer.start()
     }
 
     deinit {
@@ -154,7 +157,8 @@ public final class LocationStore: Sendable {
     }
 
     /// Commits everything queued, records the clean close, and releases the directory;
-    /// blocks until done. Later enqueues throw `closed`. Calling it again does nothing.
+    /// blocks until done (except when called from a completion, on the writer thread).
+    /// Later enqueues throw `closed`. Calling it again does nothing.
     public func close() {
         shut(.flush)
     }
@@ -179,7 +183,12 @@ public final class LocationStore: Sendable {
     private func shut(_ stop: WriteQueue.Stop, releasing hold: DispatchSemaphore? = nil) {
         queue.stop(stop)
         hold?.signal()
+        // Closed from a completion (or its last reference dropped there): the writer
+        // finishes once the completion returns; the connections and the lock go with
+        // the objects that hold them.
+        guard !writer.isCurrentThread else { return }
         writer.waitUntilFinished()
+        checkpointer.stop()
         reader.close()
         dataDirectory.release()
     }

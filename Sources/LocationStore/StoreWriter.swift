@@ -22,6 +22,8 @@ final class StoreWriter: Sendable {
     private let metrics: StoreMetrics
     private let sync: SyncMode
     private let healthy = Atomic<Bool>(true)
+    /// The writer thread's `pthread_t` once it runs.
+    private let threadID = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// A writer committing `queue` through `transaction`.
@@ -42,6 +44,9 @@ final class StoreWriter: Sendable {
     /// False after a failed transaction, until one commits.
     var isHealthy: Bool { healthy.load(ordering: .relaxed) }
 
+    /// True on the writer thread itself (in a completion), where waiting for it would never end.
+    var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
     /// Waits until the thread has stopped (after `WriteQueue.stop`).
     func waitUntilFinished() {
         finished.wait()
@@ -49,6 +54,7 @@ final class StoreWriter: Sendable {
     }
 
     private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
         var carried: [StoreWrite] = []
         var pause = Duration.milliseconds(50)
         var attemptsWhileStopping = 0

@@ -1,5 +1,6 @@
 import Dispatch
 import Locking
+import LocstreamProtocol
 
 /// The bounded queue between the callers and the writer thread.
 ///
@@ -80,9 +81,7 @@ final class WriteQueue: Sendable {
                 wake.wait()
                 continue
             }
-            let nanoseconds =
-                timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-            if wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+            if wake.wait(timeout: .now() + timeout.seconds) == .timedOut {
                 state.withLock { $0.writerAsleep = false }
                 return ([], nil)
             }

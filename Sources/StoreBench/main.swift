@@ -1,10 +1,13 @@
 import Foundation
 import LocationStore
+import Locking
 import LocstreamProtocol
 
 // store-bench: fills a store with N devices (and H history updates each), then measures
 // what a node start costs: opening the store and loading every device, the resident
-// memory the loaded snapshot takes, and the bytes on disk per device.
+// memory the loaded snapshot takes, and the bytes on disk per device; then a retention
+// sweep over them; then, on a fresh store, the enqueue-to-commit latency (what a publish
+// ack waits for) at 20,000 updates a second, with sync normal and full.
 //
 //   swift build -c release --product store-bench
 //   .build/release/store-bench [devices=1000000] [history=1] [directory=/tmp/locstream-store-bench]
@@ -23,16 +26,45 @@ func residentBytes() -> Int {
 }
 
 /// Enqueues `updates`, waiting while the queue is full.
-func enqueueWaiting(_ updates: [EncodedLocation], to store: LocationStore) throws(StoreError) {
+func enqueueWaiting(
+    _ updates: [EncodedLocation], to store: LocationStore, completion: CommitCompletion? = nil
+) throws(StoreError) {
     while true {
         do throws(StoreError) {
-            try store.enqueue(updates)
+            try store.enqueue(updates, completion: completion)
             return
         } catch {
             guard error.kind == .queueFull else { throw error }
             Thread.sleep(forTimeInterval: 0.005)
         }
     }
+}
+
+/// The enqueue-to-commit latencies at `rate` updates a second for `duration`, over
+/// 10,000 devices keeping 10 updates each, on a fresh store synced as `sync`.
+func ackLatencies(sync: SyncMode, rate: Int, duration: Duration) throws -> (latencies: [Duration], commits: Int) {
+    let path = directory + "-acks"
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let store = try LocationStore.open(directory: path, sync: sync, historySize: 10)
+    let latencies = Locked<[Duration]>([])
+    let clock = ContinuousClock()
+    let start = clock.now
+    var sent = 0
+    while clock.now - start < duration {
+        let due = Int((clock.now - start).seconds * Double(rate))
+        while sent < due {
+            let enqueued = clock.now
+            let location = Location(device: "ack-\(sent % 10_000)", lat: 52.5, lon: 13.4, ts: 0, seq: UInt64(sent + 1))
+            try enqueueWaiting([EncodedLocation(location)], to: store) { _ in
+                latencies.withLock { $0.append(clock.now - enqueued) }
+            }
+            sent += 1
+        }
+        Thread.sleep(forTimeInterval: 0.0002)
+    }
+    store.close()
+    return (latencies.withLock { $0 }.sorted(), store.statistics.commits)
 }
 
 func seconds(_ duration: Duration) -> String {
@@ -77,3 +109,15 @@ let removed = try await store.removeSilent(olderThan: Date(timeIntervalSince1970
 print("retention sweep over \(snapshot.devices.count) devices (\(removed) removed): \(seconds(clock.now - sweep))")
 store.close()
 try? FileManager.default.removeItem(atPath: directory)
+
+for sync in [SyncMode.normal, .full] {
+    let (latencies, commits) = try ackLatencies(sync: sync, rate: 20_000, duration: .seconds(3))
+    func percentile(_ fraction: Double) -> String {
+        let latency = latencies[min(Int(Double(latencies.count) * fraction), latencies.count - 1)]
+        return String(format: "%.2f ms", latency.seconds * 1000)
+    }
+    print(
+        "enqueue to commit at 20000 updates/s, sync \(sync.rawValue): p50 \(percentile(0.5)), p90 \(percentile(0.9)), "
+            + "p99 \(percentile(0.99)), max \(percentile(1)), "
+            + "\(latencies.count) updates in \(commits) commits")
+}

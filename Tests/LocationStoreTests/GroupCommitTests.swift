@@ -74,4 +74,17 @@ struct GroupCommitTests {
         #expect(try reopened.load().devices.count == 7)
         reopened.close()
     }
+
+    @Test("close called from a completion, on the writer thread, does not wait for itself")
+    func closeFromCompletion() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let commit = StoreCommit()
+        try store.enqueue([update("z-1", seq: 1)]) { result in
+            store.close()
+            commit.completion(result)
+        }
+        try await commit.wait()
+        #expect(refusal { try store.enqueue([update("z-1", seq: 2)]) } == .closed)
+    }
 }

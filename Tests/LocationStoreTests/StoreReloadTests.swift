@@ -74,4 +74,17 @@ struct StoreReloadTests {
         #expect(try store.load().devices.map(\.last.location.seq) == [9])
         store.close()
     }
+
+    @Test("with sync full, what was committed is there after reopening")
+    func fullSync() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(sync: .full)
+        let commit = StoreCommit()
+        try store.enqueue([update("f-1", seq: 3)], completion: commit.completion)
+        try await commit.wait()
+        store.abandon()
+        let reopened = try fixture.open(sync: .full)
+        #expect(try reopened.load().devices.map(\.last.location.seq) == [3])
+        reopened.close()
+    }
 }
