@@ -183,12 +183,12 @@ public final class LocationStore: Sendable {
     private func shut(_ stop: WriteQueue.Stop, releasing hold: DispatchSemaphore? = nil) {
         queue.stop(stop)
         hold?.signal()
+        checkpointer.stop()
         // Closed from a completion (or its last reference dropped there): the writer
-        // finishes once the completion returns; the connections and the lock go with
-        // the objects that hold them.
+        // finishes once the completion returns, and the directory is released when the
+        // store is deinitialised.
         guard !writer.isCurrentThread else { return }
         writer.waitUntilFinished()
-        checkpointer.stop()
         reader.close()
         dataDirectory.release()
     }

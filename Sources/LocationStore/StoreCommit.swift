@@ -2,7 +2,8 @@ import Locking
 
 /// The awaitable form of a `CommitCompletion`: give `completion` to `enqueue` (inside
 /// the caller's critical section, so the order of writes is the order of seqs), then
-/// `await wait()` outside it, for instance before acknowledging a publish.
+/// `await wait()` outside it, for instance before acknowledging a publish. One task
+/// waits for it.
 public final class StoreCommit: Sendable {
     private enum State: Sendable {
         case pending(CheckedContinuation<Result<Void, StoreError>, Never>?)
