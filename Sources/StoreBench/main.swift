@@ -11,6 +11,13 @@ import LocstreamProtocol
 //
 //   swift build -c release --product store-bench
 //   .build/release/store-bench [devices=1000000] [history=1] [directory=/tmp/locstream-store-bench]
+//
+// `store-bench publish-until-killed DIRECTORY` is the child the store's SIGKILL test kills
+// (see PublishUntilKilled.swift).
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "publish-until-killed" {
+    try publishUntilKilled(directory: CommandLine.arguments[2])
+}
 
 let arguments = CommandLine.arguments.dropFirst()
 let devices = arguments.first.flatMap { Int($0) } ?? 1_000_000
