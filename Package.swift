@@ -12,12 +12,14 @@ let package = Package(
     products: [
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
+        .executable(name: "store-bench", targets: ["StoreBench"]),
     ],
     targets: [
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis"),
         .systemLibrary(name: "CLibev"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .target(name: "Auth", dependencies: ["COpenSSL", "LocstreamProtocol"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
@@ -27,6 +29,9 @@ let package = Package(
             name: "WebSocketTransport", dependencies: ["CLibev", "CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
+        .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
+        // Fills a store and measures a start: `swift build -c release --product store-bench`.
+        .executableTarget(name: "StoreBench", dependencies: ["LocationStore", "Locking", "LocstreamProtocol"]),
         .target(
             name: "RedisBroker",
             dependencies: ["CHiredis", "COpenSSL", "Locking", "LocstreamProtocol", "Observability", "StreamCore"]),
@@ -55,6 +60,9 @@ let package = Package(
             name: "TestSupport", dependencies: ["LocstreamProtocol", "Locking", "WebSocketTransport"],
             path: "Tests/TestSupport"),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "LocstreamProtocol", "TestSupport"]),
+        .testTarget(
+            name: "LocationStoreTests",
+            dependencies: ["LocationStore", "LocstreamProtocol", "Observability", "TestSupport"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),

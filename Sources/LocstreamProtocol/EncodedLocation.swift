@@ -16,8 +16,9 @@ public struct EncodedLocation: Sendable {
         body = writer.finish()
     }
 
-    /// A location and its body, already known to match.
-    init(location: Location, body: [UInt8]) {
+    /// A location and its body, already known to match (the durable store rebuilds its
+    /// last positions so, without parsing the body again).
+    package init(location: Location, body: [UInt8]) {
         self.location = location
         self.body = body
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Locking
+import LocstreamProtocol
+import Synchronization
+
+/// Copies the WAL back into the database file, on a thread and a connection of its
+/// own, every `interval`, so that a commit never pays for a checkpoint (and its
+/// `fsync` of the database file): with SQLite's automatic checkpoints, run by whichever
+/// commit crosses 1,000 pages, the writer's p99 was 30 ms instead of under 1 ms.
+///
+/// Checkpoints are `PASSIVE`: they copy what no reader still needs and never block the
+/// writer. A checkpoint that fails (a full disk) leaves the WAL as it was; the next one
+/// tries again. Once the WAL has been copied entirely, the writer starts it over from
+/// its beginning, so it stays about one interval's worth of commits long.
+final class Checkpointer: Sendable {
+    private let connection: Locked<SQLiteConnection?>
+    private let interval: Duration
+    private let stopping = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// A checkpointer of the store at `path` (which must exist), every `interval`.
+    init(path: String, interval: Duration = .milliseconds(100)) throws(StoreError) {
+        connection = Locked(try SQLiteConnection(path: path, create: false))
+        self.interval = interval
+    }
+
+    /// Starts the thread.
+    func start() {
+        let thread = Thread { self.run() }
+        thread.name = "locstream-checkpoint"
+        thread.start()
+    }
+
+    /// Stops the thread and closes its connection; returns when it has stopped.
+    func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    private func run() {
+        while !stopping.load(ordering: .acquiring) {
+            _ = wake.wait(timeout: .now() + interval.seconds)
+            connection.withLock { connection in
+                try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)", doing: "checkpointing")
+            }
+        }
+        connection.withLock { $0 = nil }
+        finished.signal()
+    }
+}

@@ -1,0 +1,131 @@
+import LocstreamProtocol
+
+/// The writer's prepared statements, and what one group commit does with them: every
+/// queued operation, in order, in a single transaction.
+///
+/// Per update: the device's row (seq, when heard, the last position) is
+/// upserted, never to a lower seq, and the update joins the device's history; then each
+/// device touched keeps only its `historySize` newest updates. The highest seq written
+/// and the highest removed one raise the `seq_state` row in the same transaction.
+final class GroupTransaction {
+    /// The writer's connection.
+    let connection: SQLiteConnection
+    private let historySize: Int
+    private let upsertDevice: SQLiteStatement
+    private let insertHistory: SQLiteStatement
+    private let trimHistory: SQLiteStatement
+    private let raiseState: SQLiteStatement
+    private let silentSummary: SQLiteStatement
+    private let deleteSilentHistory: SQLiteStatement
+    private let deleteSilentDevices: SQLiteStatement
+
+    /// Prepares the statements on `connection`, keeping `historySize` updates per device.
+    init(connection: SQLiteConnection, historySize: Int) throws(StoreError) {
+        self.connection = connection
+        self.historySize = historySize
+        // The checkpointer thread moves the WAL into the database; a commit never does.
+        try connection.execute("PRAGMA wal_autocheckpoint = 0", doing: "leaving checkpoints to the checkpointer")
+        upsertDevice = try connection.prepare(
+            """
+            INSERT INTO devices (id, seq, heard, lat, lon, ts, speed, heading, acc, has_attrs, body)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, heard = excluded.heard, lat = excluded.lat,
+              lon = excluded.lon, ts = excluded.ts, speed = excluded.speed, heading = excluded.heading,
+              acc = excluded.acc, has_attrs = excluded.has_attrs, body = excluded.body
+            WHERE excluded.seq > devices.seq
+            """)
+        insertHistory = try connection.prepare("INSERT OR REPLACE INTO history (device, seq, body) VALUES (?1, ?2, ?3)")
+        trimHistory = try connection.prepare(
+            """
+            DELETE FROM history WHERE device = ?1 AND seq <=
+              (SELECT seq FROM history WHERE device = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)
+            """)
+        raiseState = try connection.prepare(
+            "UPDATE seq_state SET high_seq = max(high_seq, ?1), removed_floor = max(removed_floor, ?2) WHERE id = 1")
+        silentSummary = try connection.prepare("SELECT count(*), coalesce(max(seq), 0) FROM devices WHERE heard < ?1")
+        deleteSilentHistory = try connection.prepare(
+            "DELETE FROM history WHERE device IN (SELECT id FROM devices WHERE heard < ?1)")
+        deleteSilentDevices = try connection.prepare("DELETE FROM devices WHERE heard < ?1")
+    }
+
+    /// Applies `operations` in one transaction, all or nothing. Returns, for each
+    /// operation, the number of devices it removed (0 for writes).
+    func commit(_ operations: [StoreOperation]) throws(StoreError) -> [Int] {
+        try connection.execute("BEGIN IMMEDIATE", doing: "starting a transaction")
+        do {
+            var touched = Set<String>()
+            var highSeq: UInt64 = 0
+            var removedSeq: UInt64 = 0
+            var removed: [Int] = []
+            for operation in operations {
+                switch operation {
+                case .write(let write):
+                    for update in write.updates {
+                        try store(update, heardMillis: write.heardMillis)
+                        touched.insert(update.location.device)
+                        highSeq = max(highSeq, update.location.seq)
+                    }
+                    removed.append(0)
+                case .removeSilent(let cutoff, _):
+                    let (count, seq) = try removeSilent(before: cutoff)
+                    removedSeq = max(removedSeq, seq)
+                    removed.append(count)
+                case .hold: removed.append(0)
+                }
+            }
+            if historySize > 0 {
+                for device in touched { try trim(device) }
+            }
+            raiseState.bind(1, seq: highSeq)
+            raiseState.bind(2, seq: removedSeq)
+            try raiseState.run()
+            try connection.execute("COMMIT", doing: "committing")
+            return removed
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    private func store(_ update: EncodedLocation, heardMillis: Int64) throws(StoreError) {
+        let location = update.location
+        let device = location.device
+        upsertDevice.bind(1, device)
+        upsertDevice.bind(2, seq: location.seq)
+        upsertDevice.bind(3, heardMillis)
+        upsertDevice.bind(4, location.lat)
+        upsertDevice.bind(5, location.lon)
+        upsertDevice.bind(6, location.ts)
+        upsertDevice.bind(7, location.speed)
+        upsertDevice.bind(8, location.heading)
+        upsertDevice.bind(9, location.acc)
+        upsertDevice.bind(10, Int64(location.attrs == nil ? 0 : 1))
+        upsertDevice.bind(11, update.body)
+        try upsertDevice.run()
+        guard historySize > 0 else { return }
+        insertHistory.bind(1, device)
+        insertHistory.bind(2, seq: update.location.seq)
+        insertHistory.bind(3, update.body)
+        try insertHistory.run()
+    }
+
+    private func trim(_ device: String) throws(StoreError) {
+        trimHistory.bind(1, device)
+        trimHistory.bind(2, Int64(historySize))
+        try trimHistory.run()
+    }
+
+    private func removeSilent(before cutoff: Int64) throws(StoreError) -> (count: Int, maxSeq: UInt64) {
+        silentSummary.bind(1, cutoff)
+        guard try silentSummary.step() else { return (0, 0) }
+        let count = Int(silentSummary.int64(0))
+        let maxSeq = UInt64(clamping: silentSummary.int64(1))
+        silentSummary.reset()
+        guard count > 0 else { return (0, 0) }
+        deleteSilentHistory.bind(1, cutoff)
+        try deleteSilentHistory.run()
+        deleteSilentDevices.bind(1, cutoff)
+        try deleteSilentDevices.run()
+        return (count, maxSeq)
+    }
+}

@@ -1,0 +1,114 @@
+/// The store's tables, the version number they carry (`PRAGMA user_version`) and the
+/// upgrade path from every older version.
+///
+/// A file is recognised as a store by its `PRAGMA application_id`. A brand new file
+/// (no id, no tables) is given the schema; a file with another id, or with tables but
+/// no id, is someone else's and is refused untouched; a store written by a newer
+/// version is refused; an older one is upgraded, one migration per version, in one
+/// transaction. The file is never modified before it has been recognised.
+struct StoreSchema: Sendable {
+    /// `locs` in ASCII: what marks an SQLite file as a locstream store.
+    static let applicationID: Int64 = 0x6C6F_6373
+
+    /// The schema of version 1, which every store is created with before its migrations run.
+    ///
+    /// A device's row holds its last position twice: as the encoded body subscribers get,
+    /// and as columns, so a start rebuilds it without parsing JSON (only a position with
+    /// `attrs` has its body parsed). History rows need only the body.
+    static let creation = """
+        CREATE TABLE devices (
+          id TEXT PRIMARY KEY NOT NULL,
+          seq INTEGER NOT NULL,
+          heard INTEGER NOT NULL,
+          lat REAL NOT NULL,
+          lon REAL NOT NULL,
+          ts INTEGER NOT NULL,
+          speed REAL,
+          heading REAL,
+          acc REAL,
+          has_attrs INTEGER NOT NULL,
+          body BLOB NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE history (
+          device TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          body BLOB NOT NULL,
+          PRIMARY KEY (device, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE seq_state (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          epoch_floor INTEGER NOT NULL,
+          removed_floor INTEGER NOT NULL,
+          high_seq INTEGER NOT NULL,
+          open_capacity INTEGER NOT NULL
+        );
+        INSERT INTO seq_state VALUES (1, 0, 0, 0, 0);
+        """
+
+    /// The current version: 1 plus the number of migrations.
+    var version: Int64 { Int64(migrations.count) + 1 }
+    /// `migrations[i]` upgrades version `i + 1` to `i + 2`.
+    let migrations: [String]
+
+    /// The schema this build writes.
+    static let current = StoreSchema(migrations: [])
+
+    /// What `prepare` found.
+    enum Outcome: Equatable {
+        case created
+        case upgraded(from: Int64)
+        case current
+    }
+
+    /// Recognises the database behind `connection`, refuses it if it is not a store this
+    /// version can use, switches it to WAL with `sync`, and creates or upgrades the schema.
+    func prepare(_ connection: SQLiteConnection, sync: SyncMode) throws(StoreError) -> Outcome {
+        let path = connection.path
+        let application = try connection.integer("PRAGMA application_id")
+        let found = try connection.integer("PRAGMA user_version")
+        let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
+        let fresh = application == 0 && found == 0 && objects == 0
+        if !fresh {
+            guard application == Self.applicationID, found >= 1 else {
+                throw StoreError(
+                    .foreignDatabase, path: path,
+                    reason: "an SQLite database that is not a locstream store (application_id \(application), "
+                        + "user_version \(found), \(objects) schema objects); refusing to touch it")
+            }
+            guard found <= version else {
+                throw StoreError(
+                    .newerSchema, path: path,
+                    reason: "written by a newer locstream (schema version \(found); this one reads up to \(version))")
+            }
+        }
+        try switchToWAL(connection, sync: sync)
+        try connection.execute("BEGIN IMMEDIATE", doing: "starting the schema transaction")
+        do {
+            if fresh {
+                try connection.execute(Self.creation, doing: "creating the schema")
+                try connection.execute("PRAGMA application_id = \(Self.applicationID)", doing: "marking the store")
+            }
+            for step in Int(fresh ? 1 : found)..<Int(version) {
+                try connection.execute(migrations[step - 1], doing: "upgrading the schema to version \(step + 1)")
+            }
+            try connection.execute("PRAGMA user_version = \(version)", doing: "recording the schema version")
+            try connection.execute("COMMIT", doing: "committing the schema")
+        } catch {
+            connection.rollback()
+            throw error
+        }
+        if fresh { return .created }
+        return found < version ? .upgraded(from: found) : .current
+    }
+
+    private func switchToWAL(_ connection: SQLiteConnection, sync: SyncMode) throws(StoreError) {
+        let statement = try connection.prepare("PRAGMA journal_mode = WAL")
+        let mode = try statement.step() ? statement.text(0) : ""
+        statement.reset()
+        guard mode.lowercased() == "wal" else {
+            throw StoreError(
+                .notWritable, path: connection.path, reason: "cannot switch to WAL mode (journal mode \(mode))")
+        }
+        try connection.execute("PRAGMA synchronous = \(sync.pragma)", doing: "setting synchronous")
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Locking
+import LocstreamProtocol
+import Synchronization
+
+/// The store's one writer: a thread of its own (not the Swift cooperative pool, which
+/// must never block on a disk) that commits the queue in groups.
+///
+/// Each turn takes everything queued and writes it in one transaction, so every write
+/// that arrives while a commit runs goes into the next one. Completions are called on
+/// this thread once their transaction committed, or failed.
+///
+/// A failed transaction (disk full, I/O error) is rolled back, so nothing already
+/// stored is touched; its completions are told the error, `isHealthy` turns false, and
+/// its updates are kept and written again (with whatever has arrived since) after a
+/// growing pause, 50 ms to 2 s, until a commit succeeds. Kept updates still count
+/// against the queue's capacity, so a disk that stays full ends in refused enqueues
+/// rather than in seqs handed out and never stored.
+final class StoreWriter: Sendable {
+    private let transaction: Locked<GroupTransaction?>
+    private let queue: WriteQueue
+    private let metrics: StoreMetrics
+    private let sync: SyncMode
+    private let healthy = Atomic<Bool>(true)
+    /// The writer thread's `pthread_t` once it runs.
+    private let threadID = Atomic<UInt>(0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// A writer committing `queue` through `transaction`.
+    init(transaction: sending GroupTransaction, queue: WriteQueue, metrics: StoreMetrics, sync: SyncMode) {
+        self.transaction = Locked(transaction)
+        self.queue = queue
+        self.metrics = metrics
+        self.sync = sync
+    }
+
+    /// Starts the thread.
+    func start() {
+        let thread = Thread { self.run() }
+        thread.name = "locstream-store"
+        thread.start()
+    }
+
+    /// False after a failed transaction, until one commits.
+    var isHealthy: Bool { healthy.load(ordering: .relaxed) }
+
+    /// True on the writer thread itself (in a completion), where waiting for it would never end.
+    var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Waits until the thread has stopped (after `WriteQueue.stop`).
+    func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
+        var carried: [StoreWrite] = []
+        var pause = Duration.milliseconds(50)
+        var attemptsWhileStopping = 0
+        while true {
+            let (operations, stop) = queue.take(waitingAtMost: carried.isEmpty ? nil : pause)
+            if stop == .abandon {
+                let closed = StoreError(.closed, path: "", reason: "the store was abandoned")
+                for operation in operations { operation.fail(closed) }
+                break
+            }
+            if stop == .flush, !carried.isEmpty, operations.isEmpty { Thread.sleep(forTimeInterval: pause.seconds) }
+            var batch = carried.map(StoreOperation.write)
+            carried = []
+            for operation in operations {
+                guard case .hold(let reached, let release) = operation else {
+                    batch.append(operation)
+                    continue
+                }
+                carried += commit(batch)
+                batch = []
+                reached.signal()
+                release.wait()
+            }
+            if !batch.isEmpty { carried += commit(batch) }
+            pause = carried.isEmpty ? .milliseconds(50) : min(pause * 2, .seconds(2))
+            if stop == .flush {
+                if carried.isEmpty {
+                    markClosed()
+                    break
+                }
+                attemptsWhileStopping += 1
+                if attemptsWhileStopping >= 3 { break }
+            }
+        }
+        transaction.withLock { $0 = nil }
+        finished.signal()
+    }
+
+    /// Commits `batch`; returns its writes to try again if it failed.
+    private func commit(_ batch: [StoreOperation]) -> [StoreWrite] {
+        let started = ContinuousClock.now
+        let outcome = transaction.withLock { transaction -> Result<[Int], StoreError> in
+            guard let transaction else { return .failure(StoreError(.closed, path: "", reason: "the store is closed")) }
+            do throws(StoreError) {
+                return .success(try transaction.commit(batch))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let updates = batch.reduce(0) { $0 + $1.updateCount }
+        switch outcome {
+        case .success(let removed):
+            metrics.commitSeconds.observe((ContinuousClock.now - started).seconds)
+            metrics.commits.increment()
+            metrics.rowsWritten.increment(by: updates)
+            healthy.store(true, ordering: .relaxed)
+            queue.settled(updates)
+            for (operation, count) in zip(batch, removed) {
+                switch operation {
+                case .write(let write): write.completion?(.success(()))
+                case .removeSilent(_, let completion): completion(.success(count))
+                case .hold: break
+                }
+            }
+            return []
+        case .failure(let error):
+            metrics.errors.increment()
+            healthy.store(false, ordering: .relaxed)
+            for operation in batch { operation.fail(error) }
+            return batch.compactMap { operation in
+                guard case .write(var write) = operation else { return nil }
+                write.completion = nil
+                return write
+            }
+        }
+    }
+
+    /// Records the clean close: the next start needs no recovery.
+    private func markClosed() {
+        let sync = sync
+        transaction.withLock { transaction in
+            guard let connection = transaction?.connection else { return }
+            do throws(StoreError) {
+                var state = try SeqState.read(from: connection)
+                state.openCapacity = 0
+                try state.writeDurably(to: connection, sync: sync)
+            } catch {
+                metrics.errors.increment()
+            }
+        }
+    }
+}

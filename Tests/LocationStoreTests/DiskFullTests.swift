@@ -1,0 +1,74 @@
+import Foundation
+import LocstreamProtocol
+import TestSupport
+import Testing
+
+@testable import LocationStore
+
+/// A full disk while running: the failed commits report it, the store turns unhealthy,
+/// nothing stored before is lost, and it recovers by itself when space returns, writing
+/// the updates that had failed.
+@Suite("store: disk full")
+struct DiskFullTests {
+    @Test("on a small tmpfs: diskFull reported, unhealthy, then recovery with every update stored")
+    func diskFull() async throws {
+        let temporary = try TemporaryDirectory(prefix: "locstream-store-full")
+        let mountPoint = temporary.url.appendingPathComponent("small").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mount = try CommandResult.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint])
+        guard mount.status == 0 else {
+            print("skipped: cannot mount a tmpfs here (\(mount.stderr.trimmingCharacters(in: .newlines)))")
+            return
+        }
+        defer { _ = try? CommandResult.run(URL(fileURLWithPath: "/bin/umount"), ["-l", mountPoint]) }
+
+        let directory = mountPoint + "/data"
+        let store = try LocationStore.open(directory: directory, historySize: 20, queueCapacity: 100_000)
+        let before = (1...20).map { update("keep-\($0)", seq: 1) }
+        try store.enqueue(before)
+        try await store.flush()
+
+        let filler = mountPoint + "/filler"
+        try Data(repeating: 1, count: max(freeBytes(mountPoint) - 96 * 1024, 0)).write(to: URL(fileURLWithPath: filler))
+        let padding = JSONValue.object(["pad": .string(String(repeating: "x", count: 400))])
+        var failure: StoreError?
+        var seq: UInt64 = 0
+        while failure == nil, seq < 5_000 {
+            seq += 1
+            let commit = StoreCommit()
+            try store.enqueue(
+                (0..<10).map { update("fill-\($0)", seq: seq, attrs: padding) }, completion: commit.completion)
+            do throws(StoreError) {
+                try await commit.wait()
+            } catch {
+                failure = error
+            }
+        }
+        #expect(failure?.kind == .diskFull, "\(String(describing: failure))")
+        #expect(failure?.path == directory + "/locstream.db")
+        #expect(!store.isHealthy)
+        #expect(store.statistics.errors >= 1)
+
+        try FileManager.default.removeItem(atPath: filler)
+        for _ in 0..<100 where !store.isHealthy { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(store.isHealthy)
+        try await store.flush()
+        let snapshot = try store.load()
+        let seqs = Dictionary(
+            uniqueKeysWithValues: snapshot.devices.map { ($0.last.location.device, $0.last.location.seq) })
+        #expect(seqs["fill-0"] == seq, "the update whose commit failed was written on recovery")
+        #expect((1...20).allSatisfy { seqs["keep-\($0)"] == 1 })
+        store.close()
+
+        let reopened = try LocationStore.open(directory: directory, historySize: 20)
+        #expect(try reopened.load().devices.count == 30)
+        reopened.close()
+    }
+
+    private func freeBytes(_ path: String) -> Int {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return 0 }
+        return Int(info.f_bavail) * Int(info.f_frsize)
+    }
+}
