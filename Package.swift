@@ -38,8 +38,8 @@ let package = Package(
         .executableTarget(
             name: "StreamServer",
             dependencies: [
-                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker", "Locking",
-                "Observability", "OptionParsing", "ProcessLifecycle",
+                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker", "LocationStore",
+                "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
             ],
             resources: [
                 .embedInCode("MapPage/index.html"), .embedInCode("MapPage/map.js"), .embedInCode("MapPage/map.css"),

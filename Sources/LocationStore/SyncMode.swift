@@ -1,5 +1,5 @@
 /// How hard a commit insists that its data reached the disk (SQLite's `synchronous`).
-public enum SyncMode: String, Sendable, Equatable {
+public enum SyncMode: String, Sendable, Equatable, CaseIterable {
     /// `synchronous=NORMAL` in WAL mode: a commit survives a crash of the process, not
     /// necessarily a power loss (the last commits may roll back).
     case normal

@@ -98,6 +98,19 @@ enum ServerOptionSpecs {
             "history-size", "N", default: "\(defaults.historySize)",
             help: "Updates kept per device for resuming with since."),
         .value(
+            "store", "KIND", default: defaults.store.kind.rawValue,
+            help:
+                "sqlite (seqs, last positions and history survive a restart, under --data-dir) or memory (forgotten at exit: tests, throwaway runs). Embedded broker only; Redis is its own store."
+        ),
+        .value(
+            "data-dir", "DIR", default: defaults.store.directory,
+            help: "Where --store sqlite keeps its database (created if missing); one node per directory."),
+        .value(
+            "sync", "MODE", default: defaults.store.sync.rawValue,
+            help:
+                "normal (an acknowledged publish survives a crash of the process) or full (a power loss too; an fsync per commit)."
+        ),
+        .value(
             "max-devices", "N", default: "\(devices.maxDevices)",
             help:
                 "Devices tracked at once (with redis: by the whole deployment); a publish of new ones past it gets internal (HTTP 507), known ones keep updating."

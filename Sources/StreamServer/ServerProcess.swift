@@ -1,4 +1,5 @@
 import Foundation
+import LocationStore
 import Observability
 import ProcessLifecycle
 import RedisBroker
@@ -13,7 +14,13 @@ struct ServerProcess {
     func run() async -> Int32 {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
         let metrics = ServerMetrics()
-        let broker = makeBroker(metrics: metrics, logger: logger.named("broker"))
+        let broker: any Broker
+        do {
+            broker = try makeBroker(metrics: metrics, logger: logger.named("broker"))
+        } catch {
+            logger.error("cannot start", ["reason": error.description])
+            return 1
+        }
         let node = Node(
             name: settings.node, broker: broker, metrics: StreamMetrics(registry: metrics.registry),
             logger: logger.named("stream"), limits: settings.limits, access: settings.access)
@@ -73,13 +80,10 @@ struct ServerProcess {
     }
 
     /// The embedded broker, or the Redis broker, which connects in the background once
-    /// its node runs it.
-    private func makeBroker(metrics: ServerMetrics, logger: Logger) -> any Broker {
+    /// its node runs it. Throws when the embedded broker's store cannot be opened or read.
+    private func makeBroker(metrics: ServerMetrics, logger: Logger) throws(BrokerError) -> any Broker {
         guard let endpoint = settings.redis else {
-            let broker = LocalBroker(
-                historySize: settings.historySize, limits: settings.devices,
-                evicted: metrics.registry.counter(
-                    "devices_evicted_total", help: "Devices forgotten after --retention of silence."))
+            let broker = try makeLocalBroker(metrics: metrics, logger: logger)
             metrics.registry.gauge("devices", help: "Devices the embedded broker tracks.") { broker.deviceCount }
             return broker
         }
@@ -87,6 +91,38 @@ struct ServerProcess {
             endpoint: endpoint, historySize: settings.historySize, maxDevices: settings.devices.maxDevices,
             timeout: settings.redisTimeout, registry: metrics.registry, logger: logger)
         logger.info("using redis", ["redis": endpoint.description])
+        return broker
+    }
+
+    /// The embedded broker, in memory alone or restored from the store under
+    /// `--data-dir`, which it then writes every publication to.
+    private func makeLocalBroker(metrics: ServerMetrics, logger: Logger) throws(BrokerError) -> LocalBroker {
+        let evicted = metrics.registry.counter(
+            "devices_evicted_total", help: "Devices forgotten after --retention of silence.")
+        let store = settings.store
+        guard store.kind == .sqlite else {
+            logger.info("store in memory: everything is forgotten at exit", [:])
+            return LocalBroker(historySize: settings.historySize, limits: settings.devices, evicted: evicted)
+        }
+        let opening = ContinuousClock.now
+        let opened: LocationStore
+        do {
+            opened = try LocationStore.open(
+                directory: store.directory, sync: store.sync, historySize: settings.historySize,
+                registry: metrics.registry)
+        } catch {
+            throw BrokerError("cannot open the store: \(error)")
+        }
+        let broker = try LocalBroker(
+            restoringFrom: SQLiteDevices(store: opened), historySize: settings.historySize, limits: settings.devices,
+            evicted: evicted)
+        logger.info(
+            "store opened",
+            [
+                "file": opened.databasePath, "devices": broker.deviceCount, "sync": store.sync.rawValue,
+                "recovered_from_crash": opened.recoveredFromCrash,
+                "load_ms": Int((ContinuousClock.now - opening) / .milliseconds(1)),
+            ])
         return broker
     }
 }

@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import LocationStore
 import Observability
 import OptionParsing
 import RedisBroker
@@ -16,6 +17,8 @@ struct ServerSettings: Sendable {
     var enableEcho = false
     var allowedOrigins: Set<String>?
     var historySize = 100
+    /// The embedded broker's store (`--store`, `--data-dir`, `--sync`).
+    var store = StoreSettings()
     var devices = DeviceLimits()
     /// The embedded broker (nil) or Redis at this endpoint.
     var redis: RedisEndpoint?
@@ -53,6 +56,7 @@ struct ServerSettings: Sendable {
             maxDevices: try options.int("max-devices", in: 1...100_000_000),
             retention: try options.duration("retention", in: .seconds(1)...(.seconds(3650 * 86_400))))
         try readBroker(options)
+        try readStore(options)
         shutdownTimeout = .seconds(try options.int("shutdown-timeout", in: 0...3600))
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
@@ -75,6 +79,13 @@ struct ServerSettings: Sendable {
         case let other:
             throw UsageError("--broker must be local or redis (got '\(other)')")
         }
+    }
+
+    private mutating func readStore(_ options: ParsedOptions) throws(UsageError) {
+        store.kind = try options.choice("store", as: StoreSettings.Kind.self)
+        store.sync = try options.choice("sync", as: SyncMode.self)
+        store.directory = options.string("data-dir") ?? store.directory
+        if store.directory.isEmpty { throw UsageError("--data-dir must name a directory") }
     }
 
     private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {

@@ -27,15 +27,27 @@ package final class ServerHarness {
     package static let eventLoopArguments =
         ProcessInfo.processInfo.environment["LOCSTREAM_TEST_EVENT_LOOP"].map { ["--event-loop", $0] } ?? []
 
-    /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0`; the
-    /// `stream-server` in `directory` (by default the one beside the test bundle).
+    /// `--store memory` unless `arguments` choose a store or a data directory: a test
+    /// server keeps nothing on disk unless the test is about the store.
+    static func storeArguments(for arguments: [String]) -> [String] {
+        arguments.contains {
+            $0 == "--store" || $0 == "--data-dir" || $0.hasPrefix("--store=") || $0.hasPrefix("--data-dir=")
+        }
+            ? [] : ["--store", "memory"]
+    }
+
+    /// Starts the server with `arguments` after `--host 127.0.0.1 --port 0` (and
+    /// `storeArguments`); the `stream-server` in `directory` (by default the one beside
+    /// the test bundle).
     package init(
         _ arguments: [String] = [], environment: [String: String] = [:],
         binDirectory directory: URL = ServerHarness.binDirectory
     ) async throws {
         process = Process()
         process.executableURL = directory.appendingPathComponent("stream-server")
-        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + arguments
+        process.arguments =
+            ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + Self.storeArguments(for: arguments)
+            + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
         env.merge(environment) { $1 }
         process.environment = env
