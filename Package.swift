@@ -62,9 +62,10 @@ let package = Package(
         .testTarget(name: "AuthTests", dependencies: ["Auth", "LocstreamProtocol", "TestSupport"]),
         .testTarget(
             name: "LocationStoreTests",
-            dependencies: ["LocationStore", "LocstreamProtocol", "Observability", "TestSupport"]),
+            dependencies: ["LocationStore", "Locking", "LocstreamProtocol", "Observability", "TestSupport"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
         .testTarget(
             name: "StreamCoreTests",

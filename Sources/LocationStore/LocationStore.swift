@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import LocstreamProtocol
 import Observability
 
@@ -138,9 +139,9 @@ public final class LocationStore: Sendable {
 
     /// Returns once everything queued before the call is committed.
     public func flush() async throws(StoreError) {
-        let commit = StoreCommit()
-        try enqueue([], completion: commit.completion)
-        try await commit.wait()
+        let commit = OneShot<Result<Void, StoreError>>()
+        try enqueue([], completion: commit.fulfil)
+        try await commit.value()?.get()
     }
 
     /// False while writes fail (disk full, I/O errors), until a commit succeeds again:

@@ -7,7 +7,8 @@ import LocstreamProtocol
 ///
 /// Fan-out never waits for the disk: the broker hands each publication to `write`
 /// inside its critical section (so writes queue in seq order) and delivers it at once;
-/// only the publisher's answer waits for the commit.
+/// only the publisher's answer waits for the commit (a `OneShot` the completion fulfils;
+/// a publisher whose task is cancelled meanwhile stops waiting).
 public protocol DeviceStore: Sendable {
     /// What the store holds: each device's last position and the seq it continues above.
     func load() throws(BrokerError) -> StoredDevices

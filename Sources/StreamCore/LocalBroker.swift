@@ -113,9 +113,9 @@ public final class LocalBroker: Broker {
     public func interestChanged(_ subject: Subject) {}
 
     public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
-        let commit = store.map { _ in PendingCommit() }
-        let stored = try publish(locations, now: .now, committed: commit?.completion)
-        try await commit?.wait()
+        let commit = store.map { _ in OneShot<Result<Void, BrokerError>>() }
+        let stored = try publish(locations, now: .now, committed: commit?.fulfil)
+        if let outcome = await commit?.value() { try outcome.get() }
         return stored
     }
 

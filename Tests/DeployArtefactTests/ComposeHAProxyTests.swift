@@ -69,6 +69,10 @@ extension DeployArtefactTests {
         let command = Self.array(node1["command"]).compactMap(Self.string)
         #expect(Self.brokerFlags(in: command).isEmpty)
         #expect(!Self.array(Self.object(today["node2"])["profiles"]).isEmpty, "node2 only with a profile")
+        #expect(
+            Self.array(node1["volumes"]).compactMap(Self.string).contains {
+                $0.split(separator: ":").dropFirst().first.map(String.init) == Self.dataDirectory && !$0.hasPrefix("/")
+            }, "node1's store on a named volume (docker-compose 1.29 writes NAME:PATH:MODE)")
         let environment = Self.object(node1["environment"]).compactMapValues(Self.string)
         let config1 = try Self.printConfig(command, environment: environment)
         #expect(config1.status == 0, "single-node node1: \(config1.stderr)")

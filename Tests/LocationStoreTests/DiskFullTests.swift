@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import LocstreamProtocol
 import TestSupport
 import Testing
@@ -36,11 +37,11 @@ struct DiskFullTests {
         var seq: UInt64 = 0
         while failure == nil, seq < 5_000 {
             seq += 1
-            let commit = StoreCommit()
+            let commit = OneShot<Result<Void, StoreError>>()
             try store.enqueue(
-                (0..<10).map { update("fill-\($0)", seq: seq, attrs: padding) }, completion: commit.completion)
+                (0..<10).map { update("fill-\($0)", seq: seq, attrs: padding) }, completion: commit.fulfil)
             do throws(StoreError) {
-                try await commit.wait()
+                try await commit.value()?.get()
             } catch {
                 failure = error
             }

@@ -21,7 +21,7 @@ struct GroupCommitTests {
                 group.addTask {
                     for seq in UInt64(1)...UInt64(perWriter) {
                         let written = update("g-\(writer)", seq: seq)
-                        let commit = StoreCommit()
+                        let commit = OneShot<Result<Void, StoreError>>()
                         try store.enqueue([written]) { result in
                             // On the writer thread, after COMMIT: a reader sees this update (or,
                             // trimmed already, a newer one of the same transaction).
@@ -29,9 +29,9 @@ struct GroupCommitTests {
                             if case .success = result, !seen.isEmpty {
                                 visibleAtCompletion.withLock { $0 += 1 }
                             }
-                            commit.completion(result)
+                            commit.fulfil(result)
                         }
-                        if seq % 50 == 0 { try await commit.wait() }
+                        if seq % 50 == 0 { try await commit.value()?.get() }
                     }
                 }
             }
@@ -79,12 +79,12 @@ struct GroupCommitTests {
     func closeFromCompletion() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
-        let commit = StoreCommit()
+        let commit = OneShot<Result<Void, StoreError>>()
         try store.enqueue([update("z-1", seq: 1)]) { result in
             store.close()
-            commit.completion(result)
+            commit.fulfil(result)
         }
-        try await commit.wait()
+        try await commit.value()?.get()
         #expect(refusal { try store.enqueue([update("z-1", seq: 2)]) } == .closed)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import LocstreamProtocol
 import Testing
 
@@ -79,9 +80,9 @@ struct StoreReloadTests {
     func fullSync() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open(sync: .full)
-        let commit = StoreCommit()
-        try store.enqueue([update("f-1", seq: 3)], completion: commit.completion)
-        try await commit.wait()
+        let commit = OneShot<Result<Void, StoreError>>()
+        try store.enqueue([update("f-1", seq: 3)], completion: commit.fulfil)
+        try await commit.value()?.get()
         store.abandon()
         let reopened = try fixture.open(sync: .full)
         #expect(try reopened.load().devices.map(\.last.location.seq) == [3])

@@ -1,6 +1,5 @@
+import Locking
 import Testing
-
-@testable import WebSocketTransport
 
 /// A value set once and awaited by any number of tasks: every waiter wakes, the first
 /// value wins, and a cancelled waiter returns nil without disturbing the others.

@@ -1,9 +1,7 @@
-import Locking
-
 /// A value that is set once and awaited by any number of tasks.
 ///
 /// Waiting is cancellation-aware: a cancelled waiter returns `nil` at once.
-final class OneShot<Value: Sendable>: Sendable {
+public final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [UInt64: CheckedContinuation<Value?, Never>] = [:]
@@ -12,8 +10,11 @@ final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
 
+    /// A value not yet set.
+    public init() {}
+
     /// Sets the value and wakes every waiter; later calls are ignored.
-    func fulfil(_ value: Value) {
+    public func fulfil(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value?, Never>] in
             guard state.value == nil else { return [] }
             state.value = value
@@ -24,7 +25,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once set; `nil` if the waiting task is cancelled first.
-    func value() async -> Value? {
+    public func value() async -> Value? {
         let ticket = state.withLock { state -> UInt64 in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
