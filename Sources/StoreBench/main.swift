@@ -12,6 +12,8 @@ import LocstreamProtocol
 //   swift build -c release --product store-bench
 //   .build/release/store-bench [devices=1000000] [history=1] [directory=/tmp/locstream-store-bench]
 //
+// `store-bench fill DIRECTORY DEVICES [HISTORY]` only fills a store and leaves it (for a
+// server to start on: deploy/loadtest/store-figures.sh).
 // `store-bench publish-until-killed DIRECTORY` is the child the store's SIGKILL test kills
 // (see PublishUntilKilled.swift).
 
@@ -78,11 +80,13 @@ func seconds(_ duration: Duration) -> String {
     String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }
 
-try? FileManager.default.removeItem(atPath: directory)
-let clock = ContinuousClock()
-let batch = 10_000
-let fill = clock.now
-do {
+/// Fills a new store in `directory` with `devices` devices of `history` updates each and
+/// closes it; returns how long that took.
+func fill(_ directory: String, devices: Int, history: Int) throws -> Duration {
+    try? FileManager.default.removeItem(atPath: directory)
+    let clock = ContinuousClock()
+    let batch = 10_000
+    let started = clock.now
     let store = try LocationStore.open(directory: directory, historySize: history, queueCapacity: batch * 4)
     for round in 0..<max(history, 1) {
         for start in stride(from: 0, to: devices, by: batch) {
@@ -97,8 +101,20 @@ do {
         }
     }
     store.close()
+    return clock.now - started
 }
-print("filled \(devices) devices × \(max(history, 1)) updates in \(seconds(clock.now - fill))")
+
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "fill" {
+    let words = CommandLine.arguments
+    let filled = try fill(
+        words[2], devices: Int(words[3]) ?? 1_000_000, history: words.count > 4 ? Int(words[4]) ?? 1 : 1)
+    print("filled \(words[2]) in \(seconds(filled))")
+    exit(0)
+}
+
+let clock = ContinuousClock()
+let filled = try fill(directory, devices: devices, history: history)
+print("filled \(devices) devices × \(max(history, 1)) updates in \(seconds(filled))")
 
 let rssBefore = residentBytes()
 let started = clock.now

@@ -1,6 +1,11 @@
 # Shared by the load-test and topology scripts: `source` it after setting $root (the
 # repository) and with `set -euo pipefail` on.
 
+# The load tests measure the stream, so the servers they start keep nothing on disk
+# (--store memory) unless a script says otherwise: store-figures.sh measures the store
+# against memory, and no run leaves a ./locstream-data behind. Flags win over it.
+export LOCSTREAM_STORE="${LOCSTREAM_STORE:-memory}"
+
 # release_binaries SCRATCH: unless BIN_DIR is set, builds the release stream-server and
 # stream-client in SCRATCH (swift build --scratch-path) and points BIN_DIR there.
 release_binaries() {

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
+root=$(pwd)
+source deploy/loadtest/lib.sh
 make deps >/dev/null
 swift build -c release --product stream-server -Xswiftc -warnings-as-errors >/dev/null
 venv=deploy/loadtest/.venv

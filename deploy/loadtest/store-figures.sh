@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# What the embedded store costs, against --store memory measured in the same run, in
+# ABBA order (memory, sqlite, sqlite, memory; RUNS=4 repeats that twice). Writes
+# deploy/loadtest/results/store.md and store.jsonl (raw reports, one JSON object a line).
+#
+#   deploy/loadtest/store-figures.sh           # about 8 minutes
+#   DURATION=20 RUNS=4 deploy/loadtest/store-figures.sh
+#
+# Runs (the server pinned to core 0, the generator to core 1, each --duration seconds):
+#   fanout-20k   2,000 subscribers each watching one of 2,000 devices, 20,000 publications/s
+#                (20,000 frames/s): every publication is a store row. Fan-out latency.
+#   peak-P       1,000 subscribers over 1,000 devices offered P publications/s (60k, 120k):
+#                what gets through, and which process saturated.
+#   ack          one publisher, 500 publishes/s with "ack":true, one at a time: publish to
+#                `published`; memory, sqlite (--sync normal) and --sync full.
+#   restart      a store filled with 1,000,000 devices (store-bench fill): stream-server
+#                start to /readyz 200, its RSS then, and the bytes on disk per device.
+#
+# BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. Only
+# 127.0.0.1 is targeted; every run is bounded by --duration, --time-limit and a timeout.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export PATH="/opt/swift/usr/bin:$PATH"
+source "$here/lib.sh"
+release_binaries "${SCRATCH:-/tmp/store-figures-build}"
+duration=${DURATION:-10}
+runs=${RUNS:-2}
+out="$here/results/store.jsonl"
+: >"$out"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+venv="$here/.venv"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q websockets
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+port=18411
+
+start_server() { # store(memory|sqlite|full) extra-options... ; sets $server
+  local store=$1
+  shift
+  local options=(--store memory)
+  case "$store" in
+    sqlite) options=(--store sqlite --data-dir "$work/data") ;;
+    full) options=(--store sqlite --data-dir "$work/data" --sync full) ;;
+    kept) options=(--store sqlite --data-dir "$work/data" --max-devices 2000000) ;;
+  esac
+  taskset -c 0 "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
+    --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
+    --log-level warning "$@" 2>"$work/server.log" &
+  server=$!
+  wait_ready "$port"
+}
+
+stop_server() {
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+  rm -rf "$work/data"
+}
+
+bench() { # store label bench-options...
+  local store=$1 label=$2
+  shift 2
+  start_server "$store"
+  echo "== $label on $store (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
+  timeout 180 taskset -c 1 "$BIN_DIR/stream-client" bench "ws://127.0.0.1:$port/v1/stream" --server-pid "$server" \
+    --clients 2 --publishers 2 --duration "$duration" --time-limit 150 --label "$label/$store" --out "$out" \
+    "$@" >/dev/null 2>&1 || echo "bench $label on $store failed" >&2
+  stop_server
+}
+
+abba() { # label bench-options...: memory sqlite sqlite memory, RUNS/2 times
+  for _ in $(seq $((runs / 2))); do
+    for store in memory sqlite sqlite memory; do bench "$store" "$@"; done
+  done
+}
+
+abba fanout-20k --scenario fanout --subscribers 2000 --devices 2000 --rate 20000
+for rate in 60000 120000; do abba "peak-$rate" --scenario fanout --subscribers 1000 --devices 1000 --rate "$rate"; done
+
+for _ in $(seq $((runs / 2))); do
+  for store in memory sqlite full full sqlite memory; do
+    start_server "$store"
+    echo "== ack on $store" >&2
+    timeout 120 taskset -c 1 "$venv/bin/python" "$here/store_ack.py" --url "ws://127.0.0.1:$port/v1/stream" \
+      --rate 500 --duration "$duration" --time-limit 90 --label "ack/$store" >>"$out" ||
+      echo "ack on $store failed" >&2
+    stop_server
+  done
+done
+
+echo "== restart with 1,000,000 devices" >&2
+"$BIN_DIR/store-bench" fill "$work/data" 1000000 1 >&2
+bytes=$(du -cb "$work/data"/locstream.db* | tail -n 1 | cut -f1)
+for _ in $(seq "$runs"); do
+  began=$(date +%s%N)
+  start_server kept
+  ready=$(date +%s%N)
+  rss=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+  echo "{\"label\":\"restart/sqlite\",\"devices\":1000000,\"ready_s\":$(((ready - began) / 1000000))e-3,\"rss_kib\":$rss,\"disk_bytes\":$bytes}" >>"$out"
+done
+rm -rf "$work/data"
+
+"$venv/bin/python" "$here/store_table.py" "$out" "$duration" >"$here/results/store.md"
+cat "$here/results/store.md"
