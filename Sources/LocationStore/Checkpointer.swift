@@ -40,6 +40,7 @@ final class Checkpointer: Sendable {
     }
 
     private func run() {
+        BackgroundPriority.lowerCurrentThread()
         while !stopping.load(ordering: .acquiring) {
             _ = wake.wait(timeout: .now() + interval.seconds)
             connection.withLock { connection in

@@ -4,9 +4,12 @@ import LocstreamProtocol
 /// queued operation, in order, in a single transaction.
 ///
 /// Per update: the device's row (seq, when heard, the last position) is
-/// upserted, never to a lower seq, and the update joins the device's history; then each
-/// device touched keeps only its `historySize` newest updates. The highest seq written
-/// and the highest removed one raise the `seq_state` row in the same transaction.
+/// upserted, never to a lower seq, and the update joins the device's history. A device
+/// whose seq reaches a multiple of `historySize` is trimmed to its `historySize` newest
+/// updates at the end of the transaction, so trimming costs one index walk per
+/// `historySize` updates, not one per commit: a device keeps between `historySize` and
+/// about twice that, and reads take the newest `historySize`. The highest seq written and
+/// the highest removed one raise the `seq_state` row in the same transaction.
 final class GroupTransaction {
     /// The writer's connection.
     let connection: SQLiteConnection
@@ -62,7 +65,9 @@ final class GroupTransaction {
                 case .write(let write):
                     for update in write.updates {
                         try store(update, heardMillis: write.heardMillis)
-                        touched.insert(update.location.device)
+                        if historySize > 0, update.location.seq % UInt64(historySize) == 0 {
+                            touched.insert(update.location.device)
+                        }
                         highSeq = max(highSeq, update.location.seq)
                     }
                     removed.append(0)
@@ -73,9 +78,7 @@ final class GroupTransaction {
                 case .hold: removed.append(0)
                 }
             }
-            if historySize > 0 {
-                for device in touched { try trim(device) }
-            }
+            for device in touched { try trim(device) }
             raiseState.bind(1, seq: highSeq)
             raiseState.bind(2, seq: removedSeq)
             try raiseState.run()

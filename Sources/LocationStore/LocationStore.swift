@@ -71,7 +71,7 @@ public final class LocationStore: Sendable {
             try started.writeDurably(to: connection, sync: sync)
             recoveredFromCrash = stored.needsRecovery
             transaction = try GroupTransaction(connection: connection, historySize: historySize)
-            reader = try StoreReader(path: dataDirectory.databasePath)
+            reader = try StoreReader(path: dataDirectory.databasePath, historySize: historySize)
             checkpointer = try Checkpointer(path: dataDirectory.databasePath)
         } catch {
             dataDirectory.release()

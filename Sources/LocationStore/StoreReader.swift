@@ -12,16 +12,23 @@ final class StoreReader: Sendable {
 
         init(_ connection: SQLiteConnection) throws(StoreError) {
             self.connection = connection
-            history = try connection.prepare("SELECT body FROM history WHERE device = ?1 AND seq > ?2 ORDER BY seq")
+            history = try connection.prepare(
+                """
+                SELECT body FROM (SELECT seq, body FROM history WHERE device = ?1 AND seq > ?2 ORDER BY seq DESC LIMIT ?3)
+                ORDER BY seq
+                """)
         }
     }
 
     private let statements: Locked<Statements?>
     private let path: String
+    /// The most updates a history read returns: the device's newest.
+    private let historySize: Int
 
-    /// A reader of the store at `path`, which must exist.
-    init(path: String) throws(StoreError) {
+    /// A reader of the store at `path`, which must exist, keeping `historySize` updates per device.
+    init(path: String, historySize: Int) throws(StoreError) {
         self.path = path
+        self.historySize = historySize
         statements = Locked(try Statements(SQLiteConnection(path: path, create: false)))
     }
 
@@ -49,12 +56,14 @@ final class StoreReader: Sendable {
         }
     }
 
-    /// The stored updates of `device` with a seq above `seq`, oldest first.
+    /// The stored updates of `device` with a seq above `seq`, oldest first, at most the
+    /// `historySize` newest (the writer trims lazily, so more may be stored).
     func history(_ device: String, after seq: UInt64) throws(StoreError) -> [EncodedLocation] {
         try statements.withLock { statements throws(StoreError) -> [EncodedLocation] in
             guard let history = statements?.history else { throw closed }
             history.bind(1, device)
             history.bind(2, seq: seq)
+            history.bind(3, Int64(historySize))
             var updates: [EncodedLocation] = []
             while try history.step() { updates.append(try decode(history.blob(0))) }
             return updates

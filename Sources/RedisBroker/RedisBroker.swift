@@ -103,7 +103,8 @@ public final class RedisBroker: Broker {
 
     public var isReachable: Bool { commands.isUp && subscriber.isUp }
 
-    public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
+    /// Returns once Redis has run the publish script, confirmed or not: Redis is the store.
+    public func publish(_ locations: [Location], confirmed: Bool) async throws(BrokerError) -> [EncodedLocation] {
         var arguments = Self.epochArguments(runID: runID.withLock { $0 }, watermark: watermark)
         arguments.append(Array(String(historySize).utf8))
         arguments.append(Array(String(maxDevices).utf8))

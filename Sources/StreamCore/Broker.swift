@@ -23,7 +23,11 @@ public protocol Broker: AnyObject, Sendable {
 
     /// Assigns each location the next `seq` of its device, stores it as the last known
     /// position and in history, and delivers it to local subscribers. All or nothing.
-    func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation]
+    /// When `confirmed`, it returns only once the locations are stored for good (the
+    /// publisher is about to be told so: an ack, an HTTP 202); otherwise once they are
+    /// accepted and delivered, so a publisher that asked for no answer is not held back
+    /// by the disk.
+    func publish(_ locations: [Location], confirmed: Bool) async throws(BrokerError) -> [EncodedLocation]
 
     /// The last known position of each of `devices` that has one, in the given order.
     func lastKnown(_ devices: [String]) async throws(BrokerError) -> [EncodedLocation]
@@ -47,6 +51,13 @@ public protocol Broker: AnyObject, Sendable {
 
     /// Closes the broker's outside connections at shutdown; the local broker has none.
     func close()
+}
+
+extension Broker {
+    /// Publishes `locations` and returns once they are stored for good: `publish(_:confirmed:)`.
+    public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
+        try await publish(locations, confirmed: true)
+    }
 }
 
 /// What history holds for one device after a given seq.

@@ -14,10 +14,10 @@ public protocol DeviceStore: Sendable {
     func load() throws(BrokerError) -> StoredDevices
 
     /// Queues `updates` (one publication, seqs assigned), heard at `heardAt`, and calls
-    /// `committed` once they are durable, or with the reason they are not. Never blocks;
+    /// `committed` (if given) once they are durable, or with the reason they are not. Never blocks;
     /// throws when the store cannot take them now, and then the broker hands out nothing.
     func write(
-        _ updates: [EncodedLocation], heardAt: Date, committed: @escaping @Sendable (Result<Void, BrokerError>) -> Void
+        _ updates: [EncodedLocation], heardAt: Date, committed: (@Sendable (Result<Void, BrokerError>) -> Void)?
     ) throws(BrokerError)
 
     /// The stored updates of `device` after `seq`, oldest first: history older than the

@@ -24,11 +24,12 @@ public struct Ingest: Sendable {
         return refusal
     }
 
-    /// Publishes `locations`; returns them as stored, with their seqs. A publish of new
-    /// devices past `--max-devices` is refused whole (`PublishFailure.refused`).
-    public func publish(_ locations: [Location]) async throws(PublishFailure) -> [EncodedLocation] {
+    /// Publishes `locations`; returns them as stored, with their seqs, once they are
+    /// stored for good when `confirmed` (the publisher will be told), else once delivered.
+    /// A publish of new devices past `--max-devices` is refused whole (`PublishFailure.refused`).
+    public func publish(_ locations: [Location], confirmed: Bool) async throws(PublishFailure) -> [EncodedLocation] {
         do {
-            let stored = try await broker.publish(locations)
+            let stored = try await broker.publish(locations, confirmed: confirmed)
             metrics.published.increment(by: stored.count)
             return stored
         } catch {

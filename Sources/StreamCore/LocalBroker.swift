@@ -112,15 +112,15 @@ public final class LocalBroker: Broker {
 
     public func interestChanged(_ subject: Subject) {}
 
-    public func publish(_ locations: [Location]) async throws(BrokerError) -> [EncodedLocation] {
-        let commit = store.map { _ in OneShot<Result<Void, BrokerError>>() }
+    public func publish(_ locations: [Location], confirmed: Bool) async throws(BrokerError) -> [EncodedLocation] {
+        let commit = confirmed ? store.map { _ in OneShot<Result<Void, BrokerError>>() } : nil
         let stored = try publish(locations, now: .now, committed: commit?.fulfil)
         if let outcome = await commit?.value() { try outcome.get() }
         return stored
     }
 
     /// Publishes `locations` as heard at `now`, all or nothing, and delivers them; with a
-    /// store, hands them to it first and tells `committed` when they are durable.
+    /// store, hands them to it first and tells `committed`, if given, when they are durable.
     func publish(
         _ locations: [Location], now: ContinuousClock.Instant,
         committed: (@Sendable (Result<Void, BrokerError>) -> Void)? = nil
@@ -131,7 +131,7 @@ public final class LocalBroker: Broker {
             let newDevices = Set(locations.map(\.device)).filter { state.devices[$0] == nil }.count
             guard state.devices.count + newDevices <= limits.maxDevices else { throw .deviceLimit(limits.maxDevices) }
             let stamped = stamp(locations, in: state)
-            if let store, let committed { try store.write(stamped, heardAt: heardAt, committed: committed) }
+            try store?.write(stamped, heardAt: heardAt, committed: committed)
             for update in stamped { record(update, seen: seen, in: &state) }
             return stamped
         }

@@ -131,7 +131,7 @@ public final class StreamSession {
     /// Publishes through the node's ingest; `published` answers when `ack` is asked.
     private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
         do throws(PublishFailure) {
-            let count = try await node.ingest.publish(locations).count
+            let count = try await node.ingest.publish(locations, confirmed: ack).count
             if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
         } catch {
             throw error.error

@@ -29,7 +29,7 @@ struct LocationRoutes {
             return refused(refusal, identity: identity)
         }
         do throws(PublishFailure) {
-            let stored = try await node.ingest.publish(locations)
+            let stored = try await node.ingest.publish(locations, confirmed: true)
             return .json(202, "{\"accepted\":\(stored.count)}")
         } catch {
             switch error {

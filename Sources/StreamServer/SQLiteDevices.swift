@@ -22,12 +22,10 @@ struct SQLiteDevices: DeviceStore {
     }
 
     func write(
-        _ updates: [EncodedLocation], heardAt: Date, committed: @escaping @Sendable (Result<Void, BrokerError>) -> Void
+        _ updates: [EncodedLocation], heardAt: Date, committed: (@Sendable (Result<Void, BrokerError>) -> Void)?
     ) throws(BrokerError) {
         do {
-            try store.enqueue(updates, heardAt: heardAt) { result in
-                committed(result.mapError(Self.commitFailed))
-            }
+            try store.enqueue(updates, heardAt: heardAt, completion: Self.completion(reporting: committed))
         } catch {
             throw BrokerError("not published: the store cannot take more now (\(error)); retry later")
         }
@@ -52,6 +50,14 @@ struct SQLiteDevices: DeviceStore {
     var isHealthy: Bool { store.isHealthy }
 
     func close() { store.close() }
+
+    /// The store's completion for `committed`, with its errors worded; none without one.
+    private static func completion(reporting committed: (@Sendable (Result<Void, BrokerError>) -> Void)?)
+        -> CommitCompletion?
+    {
+        guard let committed else { return nil }
+        return { result in committed(result.mapError(commitFailed)) }
+    }
 
     /// A commit that failed: the update was delivered and stays queued for a retry, so
     /// whether it ends up stored is not known yet.

@@ -10,7 +10,7 @@ final class FakeDeviceStore: DeviceStore {
     private struct Write {
         let updates: [EncodedLocation]
         let heardAt: Date
-        let committed: @Sendable (Result<Void, BrokerError>) -> Void
+        let committed: (@Sendable (Result<Void, BrokerError>) -> Void)?
     }
 
     private struct State {
@@ -58,7 +58,7 @@ final class FakeDeviceStore: DeviceStore {
     }
 
     func write(
-        _ updates: [EncodedLocation], heardAt: Date, committed: @escaping @Sendable (Result<Void, BrokerError>) -> Void
+        _ updates: [EncodedLocation], heardAt: Date, committed: (@Sendable (Result<Void, BrokerError>) -> Void)?
     ) throws(BrokerError) {
         try state.withLock { (state) throws(BrokerError) in
             guard !state.refusing else { throw BrokerError("store: the write queue is full") }
@@ -105,7 +105,7 @@ final class FakeDeviceStore: DeviceStore {
             state.healthy = true
             return state.pending
         }
-        for write in writes { write.committed(.success(())) }
+        for write in writes { write.committed?(.success(())) }
     }
 
     /// Fails every waiting write with `reason`, as a full disk would.
@@ -115,6 +115,6 @@ final class FakeDeviceStore: DeviceStore {
             state.healthy = false
             return state.pending
         }
-        for write in writes { write.committed(.failure(BrokerError(reason))) }
+        for write in writes { write.committed?(.failure(BrokerError(reason))) }
     }
 }

@@ -76,6 +76,17 @@ struct LocalBrokerStoreTests {
         #expect(try await publish.value.map(\.location.seq) == [1])
     }
 
+    @Test("a publish nobody is told about (no ack) does not wait for the disk; it is committed all the same")
+    func unconfirmedDoesNotWait() async throws {
+        let store = FakeDeviceStore()
+        let broker = try broker(over: store)
+        let stored = try await broker.publish([location("veh")], confirmed: false)
+        #expect(stored.map(\.location.seq) == [1] && events.seqs == [1])
+        #expect(store.pendingCount == 1, "queued for the writer")
+        store.commitAll()
+        #expect(store.pendingCount == 0)
+    }
+
     @Test("a store that cannot take a write refuses the publication whole: no seq handed out, nothing delivered")
     func refusedWrite() async throws {
         let store = FakeDeviceStore()
