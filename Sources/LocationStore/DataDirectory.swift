@@ -37,7 +37,11 @@ final class DataDirectory: Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = Self.errno()
             close(descriptor)
-            throw StoreError(.inUse, path: path, reason: "the data directory is in use by another store (\(reason))")
+            throw StoreError(
+                .inUse, path: path,
+                reason:
+                    "the data directory is in use by another store: another locstream server, or one still stopping (\(reason)); each server needs a --data-dir of its own"
+            )
         }
         lock = Atomic(descriptor)
     }
