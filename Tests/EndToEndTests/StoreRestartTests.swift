@@ -1,0 +1,57 @@
+import Foundation
+import LocstreamProtocol
+import TestSupport
+import Testing
+import WebSocketTransport
+
+extension EndToEnd.StoreDurabilityTests {
+    /// A clean restart (SIGTERM) costs nothing: the node comes back with the same last
+    /// positions and history, read from the store, and seqs go on with no gap.
+    @Suite("store: clean restart")
+    struct StoreRestartTests {
+        typealias Durability = EndToEnd.StoreDurabilityTests
+
+        @Test(
+            "SIGTERM, restart: same last positions and GET /v1/devices, since replays from the store, next seq is last + 1",
+            .timeLimit(.minutes(1)))
+        func cleanRestart() async throws {
+            try await Durability.withDataDirectory { directory, client in
+                let first = try await Durability.server(directory)
+                let flood = try await StoreFlood(on: first, client: client, publishers: 2, devicesEach: 2)
+                #expect(await flood.waitForAcks(perDevice: 50), "the flood gets going")
+                let record = await flood.stop()
+                var histories: [String: [ReceivedLocation]] = [:]
+                var bodies: [String: String] = [:]
+                for device in flood.devices {
+                    histories[device] = try await Durability.history(of: device, on: first, client: client)
+                    bodies[device] = try Durability.fetchDevice(device, on: first).body
+                    #expect(histories[device]?.count == record.acked[device]?.count, "\(device): all in memory")
+                }
+                let snapshot = try await Durability.lastKnown(flood.devices, on: first, client: client)
+                #expect(await first.stop() == 0, "a clean exit")
+
+                let server = try await Durability.server(directory)
+                let opened = await server.logLine(containing: "store opened")
+                #expect(
+                    opened?.contains("recovered_from_crash=false") == true && opened?.contains("devices=4") == true,
+                    "\(opened ?? "no store opened line")")
+                #expect(
+                    try await Durability.lastKnown(flood.devices, on: server, client: client) == snapshot,
+                    "the same last positions, byte for byte")
+                for device in flood.devices {
+                    let fetched = try Durability.fetchDevice(device, on: server)
+                    #expect(fetched.status == 200 && fetched.body == bodies[device], "GET /v1/devices/\(device)")
+                    // Memory holds only the last position after a start: the rest comes from the store.
+                    let history = try await Durability.history(of: device, on: server, client: client)
+                    #expect(history == histories[device], "\(device): the same history, byte for byte")
+                }
+
+                let next = try await Durability.publishOnce(flood.devices, on: server, client: client)
+                for device in flood.devices {
+                    let last = try #require(snapshot[device]?.location.seq)
+                    #expect(next[device]?.seq == last + 1, "\(device): \(next[device]?.seq ?? 0) after \(last)")
+                }
+            }
+        }
+    }
+}
