@@ -21,13 +21,13 @@ extension EndToEnd.StoreDurabilityTests {
             let opened: String
         }
 
-        /// Runs a flood on a server over `directory` until every device has 150
-        /// acknowledged locations, SIGKILLs the server, deletes `directory` if
+        /// Runs a flood on a server over `directory` (with `--sync sync`) until every device
+        /// has 150 acknowledged locations, SIGKILLs the server, deletes `directory` if
         /// `losingDirectory`, and starts a server on it again.
-        static func crash(_ directory: String, client: WebSocketClient, losingDirectory: Bool = false)
-            async throws -> Crash
-        {
-            let killed = try await Durability.server(directory)
+        static func crash(
+            _ directory: String, client: WebSocketClient, sync: String = "normal", losingDirectory: Bool = false
+        ) async throws -> Crash {
+            let killed = try await Durability.server(directory, ["--sync", sync])
             let flood = try await StoreFlood(on: killed, client: client)
             #expect(await flood.waitForAcks(perDevice: 150), "the flood gets going")
             let status = await killed.stop(signal: SIGKILL)
@@ -38,17 +38,17 @@ extension EndToEnd.StoreDurabilityTests {
             let delivered = before.delivered.values.reduce(0) { $0 + $1.count }
             print("store: killed after \(acked) acknowledged locations, \(delivered) delivered to the watcher")
             if losingDirectory { try FileManager.default.removeItem(atPath: directory) }
-            let server = try await Durability.server(directory)
+            let server = try await Durability.server(directory, ["--sync", sync])
             let opened = await server.logLine(containing: "store opened") ?? "no store opened line"
             return Crash(flood: flood, before: before, server: server, opened: opened)
         }
 
         @Test(
-            "SIGKILL mid-flood, restart: every acknowledged location in history, in seq order; seqs go on above all seen",
-            .timeLimit(.minutes(1)))
-        func killMidFlood() async throws {
+            "SIGKILL mid-flood (--sync normal, full), restart: every acked location in history, in order; seqs above all seen",
+            .timeLimit(.minutes(1)), arguments: ["normal", "full"])
+        func killMidFlood(sync: String) async throws {
             try await Durability.withDataDirectory { directory, client in
-                let crash = try await Self.crash(directory, client: client)
+                let crash = try await Self.crash(directory, client: client, sync: sync)
                 let (flood, before, server) = (crash.flood, crash.before, crash.server)
                 #expect(crash.opened.contains("recovered_from_crash=true"), "\(crash.opened)")
 

@@ -88,5 +88,104 @@ extension EndToEnd.StoreDurabilityTests {
             await client.shutdown()
             withExtendedLifetime(mount) {}
         }
+
+        /// Sends `batches` publishes of 1000 locations of `devices`, with ack, from each of
+        /// `connections` connections to `url` at once; returns how many answers began how
+        /// (their first 24 characters).
+        static func publishAtOnce(
+            _ devices: [String], connections: Int, batches: Int, on url: String, client: WebSocketClient
+        ) async -> [String: Int] {
+            await withTaskGroup(of: [String].self) { group in
+                for _ in 0..<connections {
+                    group.addTask {
+                        guard let publisher = try? await StreamTestClient(client, url: url) else {
+                            return ["no connection"]
+                        }
+                        for _ in 0..<batches {
+                            publisher.send(
+                                .publish((0..<1000).map { testLocation(devices[$0 % devices.count]) }, ack: true))
+                        }
+                        var answers: [String] = []
+                        for _ in 0..<batches {
+                            guard case .error(let error)? = await publisher.next(within: .seconds(20)) else {
+                                answers.append("not an error")
+                                continue
+                            }
+                            answers.append(String(error.message.prefix(24)))
+                        }
+                        return answers
+                    }
+                }
+                var counts: [String: Int] = [:]
+                for await answers in group { for answer in answers { counts[answer, default: 0] += 1 } }
+                return counts
+            }
+        }
+
+        @Test(
+            "a disk that stays full: the queue fills, publishes are refused undelivered; SIGTERM exits; seqs never reused",
+            .timeLimit(.minutes(1)))
+        func diskStaysFull() async throws {
+            guard let mount = try TmpfsMount(options: "size=2m", for: "store: a disk that stays full") else { return }
+            let directory = mount.path + "/data"
+            let devices = (0..<10).map { "full-\($0)" }
+            let client = try await WebSocketClient.start()
+            let server = try await Durability.server(directory, ["--max-message-bytes", "1048576"])
+            let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            viewer.send(subscribe("V", devices + ["never"], snapshot: false))
+            #expect(await viewer.next() == .subscribed(sub: "V", restarted: false, snapshot: 0))
+            let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
+            publisher.send(.publish(devices.map { testLocation($0) }, ack: true))
+            #expect(await publisher.next() == .published(count: devices.count))
+            _ = try mount.fill(leaving: 96 * 1024)
+
+            // Each publish is delivered and waits in the store's queue, answered "outcome
+            // unknown", until the queue holds 65,536 updates; then publishes are refused.
+            // 64,000 from 8 connections at once (their failed commits grouped), then
+            // halving batches fill what room is left.
+            let answers = await Self.publishAtOnce(
+                devices, connections: 8, batches: 8, on: server.url("/v1/stream"), client: client)
+            print("store: answers while the disk stays full: \(answers)")
+            #expect(answers == ["publish outcome unknown:": 64], "\(answers)")
+            var refusal: String?
+            var size = 1000
+            while size > 0 {
+                publisher.send(.publish((0..<size).map { testLocation(devices[$0 % devices.count]) }, ack: true))
+                let message = await publisher.nextError()?.message ?? "no answer"
+                if message.hasPrefix("publish failed:") {
+                    refusal = refusal ?? message
+                    size /= 2
+                }
+            }
+            let refused = try #require(refusal, "publishes are refused once the queue is full")
+            #expect(refused.contains("65536 updates are waiting to be written"), "\(refused)")
+            publisher.send(.publish([testLocation("never")], ack: true))
+            #expect(await publisher.nextError()?.message.hasPrefix("publish failed:") == true)
+            #expect(try Durability.fetchDevice("never", on: server).status == 404, "a refused publish is not kept")
+            #expect(server.readyStatus == 503)
+
+            var highest: [String: UInt64] = [:]
+            while let frame = await viewer.next(within: .seconds(1)) {
+                guard case .loc("V", let location) = frame else { continue }
+                #expect(location.device != "never", "a refused publish is not delivered")
+                highest[location.device] = max(highest[location.device] ?? 0, location.seq)
+            }
+            let started = ContinuousClock.now
+            #expect(await server.stop() == 0, "SIGTERM ends the server although its store cannot commit")
+            print("store: stopped in \(ContinuousClock.now - started) with the disk full")
+            try FileManager.default.removeItem(atPath: mount.path + "/filler")
+
+            let restarted = try await Durability.server(directory)
+            let opened = await restarted.logLine(containing: "store opened") ?? ""
+            #expect(
+                opened.contains("recovered_from_crash=true"), "what could not be written counts as a crash: \(opened)")
+            let next = try await Durability.publishOnce(devices, on: restarted, client: client)
+            for device in devices {
+                let seen = try #require(highest[device], "\(device) was delivered before the stop")
+                #expect(next[device]?.seq ?? 0 > seen, "\(device): \(next[device]?.seq ?? 0) after \(seen) delivered")
+            }
+            await client.shutdown()
+            withExtendedLifetime(mount) {}
+        }
     }
 }
