@@ -16,10 +16,13 @@ extension EndToEnd {
         /// so a `since` from 0 replays all of them.
         static let historySize = 5_000
 
-        /// A server keeping its store in `directory`, with the publish rate lifted.
-        static func server(_ directory: String, _ extra: [String] = []) async throws -> ServerHarness {
+        /// A server keeping its store in `directory` and `history` updates per device, with
+        /// the publish rate lifted.
+        static func server(_ directory: String, history: Int = historySize, _ extra: [String] = []) async throws
+            -> ServerHarness
+        {
             try await ServerHarness(
-                ["--data-dir", directory, "--history-size", "\(historySize)"] + ServerHarness.floodLimits + extra)
+                ["--data-dir", directory, "--history-size", "\(history)"] + ServerHarness.floodLimits + extra)
         }
 
         /// Runs `body` with the path of a data directory (not created yet) in a fresh
@@ -39,13 +42,13 @@ extension EndToEnd {
             return result
         }
 
-        /// Everything `device` has stored on `server`: what a subscribe with `since` 0
-        /// replays, on a connection of its own.
-        static func history(of device: String, on server: ServerHarness, client: WebSocketClient) async throws
-            -> [ReceivedLocation]
-        {
+        /// What a subscribe to `device` on `server` with `since` `seq` replays (by default
+        /// everything stored), on a connection of its own.
+        static func history(
+            of device: String, after seq: UInt64 = 0, on server: ServerHarness, client: WebSocketClient
+        ) async throws -> [ReceivedLocation] {
             let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
-            viewer.send(subscribe("H", [device], since: [device: 0]))
+            viewer.send(subscribe("H", [device], since: [device: seq]))
             guard case .subscribed("H", _, let count)? = await viewer.next() else {
                 Issue.record("no subscribed for the history of \(device)")
                 return []

@@ -53,5 +53,38 @@ extension EndToEnd.StoreDurabilityTests {
                 }
             }
         }
+
+        @Test(
+            "since after a restart (--history-size 50, then 50 or 20) reaches past memory: the newest, from store and memory",
+            .timeLimit(.minutes(1)), arguments: [50, 20])
+        func replayAcrossRestart(historyAfter: Int) async throws {
+            try await Durability.withDataDirectory { directory, client in
+                let devices = ["r-1", "r-2"]
+                let first = try await Durability.server(directory, history: 50)
+                for _ in 0..<120 { _ = try await Durability.publishOnce(devices, on: first, client: client) }
+                #expect(await first.stop() == 0)
+                let server = try await Durability.server(directory, history: historyAfter)
+                var newest: [String: UInt64] = [:]
+                for _ in 0..<10 {
+                    for (device, location) in try await Durability.publishOnce(devices, on: server, client: client) {
+                        newest[device] = location.seq
+                    }
+                }
+                for device in devices {
+                    // A clean restart leaves no gap: the 130 seqs run on one by one.
+                    let last = try #require(newest[device])
+                    let kept = (last - UInt64(historyAfter) + 1)...last
+                    for since in [0, last - 100, last - 30, last - 11, last - 10, last - 3, last] {
+                        let replayed = try await Durability.history(
+                            of: device, after: since, on: server, client: client
+                        ).map(\.location.seq)
+                        #expect(
+                            replayed == Array(kept.filter { $0 > since }),
+                            "\(device) since \(since) (last \(last)): \(replayed.first ?? 0)...\(replayed.last ?? 0), \(replayed.count)"
+                        )
+                    }
+                }
+            }
+        }
     }
 }
