@@ -6,7 +6,8 @@ import WebSocketTransport
 
 extension EndToEnd.StoreDurabilityTests {
     /// A clean restart (SIGTERM) costs nothing: the node comes back with the same last
-    /// positions and history, read from the store, and seqs go on with no gap.
+    /// positions and history, read from the store, and seqs go on with no gap; a device
+    /// forgotten for silence (`--retention`) does not come back.
     @Suite("store: clean restart")
     struct StoreRestartTests {
         typealias Durability = EndToEnd.StoreDurabilityTests
@@ -84,6 +85,33 @@ extension EndToEnd.StoreDurabilityTests {
                         )
                     }
                 }
+            }
+        }
+
+        @Test(
+            "a device forgotten for silence stays forgotten after a restart; back, its seq goes on rising",
+            .timeLimit(.minutes(1)))
+        func forgottenStaysForgotten() async throws {
+            try await Durability.withDataDirectory { directory, client in
+                let first = try await Durability.server(directory, ["--retention", "2s"])
+                var seen: UInt64 = 0
+                for _ in 0..<3 {
+                    seen = try #require(
+                        try await Durability.publishOnce(["gone"], on: first, client: client)["gone"]?.seq)
+                }
+                #expect(
+                    await EndToEnd.RedisScaleOutTests.eventually {
+                        try first.metrics()["locstream_devices_evicted_total"] == 1
+                    }, "forgotten in memory")
+                #expect(try Durability.fetchDevice("gone", on: first).status == 404)
+                #expect(await first.stop() == 0)
+
+                let server = try await Durability.server(directory, ["--retention", "2s"])
+                let opened = await server.logLine(containing: "store opened") ?? ""
+                #expect(opened.contains("devices=0"), "the store forgot it too: \(opened)")
+                #expect(try Durability.fetchDevice("gone", on: server).status == 404, "not back after the restart")
+                let back = try await Durability.publishOnce(["gone"], on: server, client: client)["gone"]?.seq
+                #expect(back ?? 0 > seen, "back with seq \(back ?? 0), after \(seen)")
             }
         }
     }
