@@ -161,5 +161,21 @@ extension EndToEnd.StoreDurabilityTests {
                 #expect(try Durability.fetchDevice("kept", on: server).status == 200, "the store is intact")
             }
         }
+
+        @Test(
+            "a store on a full disk: refused naming the reason; started once space returns, nothing lost",
+            .timeLimit(.minutes(1)))
+        func fullDiskAtStart() async throws {
+            guard let mount = try TmpfsMount(options: "size=2m", for: "store: a full disk at start") else { return }
+            let directory = mount.path + "/data"
+            try await Self.makeStore(directory, holding: "kept")
+            let filler = try mount.fill(leaving: 0)
+            Self.expectRefusal(
+                try await ServerHarness.ending(["--data-dir", directory]), naming: directory + "/locstream.db",
+                saying: "No space left on device")
+            try FileManager.default.removeItem(atPath: filler)
+            let server = try await Durability.server(directory)
+            #expect(try Durability.fetchDevice("kept", on: server).status == 200, "the store is intact")
+        }
     }
 }
