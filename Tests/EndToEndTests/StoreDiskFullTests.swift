@@ -20,6 +20,11 @@ extension EndToEnd.StoreDurabilityTests {
             return location
         }
 
+        /// Whether `message` gives a full disk as the reason, in SQLite's words or the system's.
+        static func saysDiskFull(_ message: String) -> Bool {
+            message.contains("database or disk is full") || message.contains("No space left on device")
+        }
+
         /// A server whose data directory is on a 2 MiB tmpfs of its own.
         struct SmallDisk {
             let mount: TmpfsMount
@@ -78,7 +83,7 @@ extension EndToEnd.StoreDurabilityTests {
                     #expect(error.code == .internal)
                     #expect(
                         error.message.hasPrefix("publish outcome unknown:") && error.message.contains(database)
-                            && error.message.contains("database or disk is full"),
+                            && Self.saysDiskFull(error.message),
                         "names the store and the reason: \(error.message)")
                     #expect(server.readyStatus == 503, "not ready while the disk is full")
 
@@ -90,7 +95,7 @@ extension EndToEnd.StoreDurabilityTests {
                         port: server.port, method: "POST", path: "/v1/locations",
                         body: EndToEnd.PublishRateTests.batch(devices: ["posted"]))
                     #expect(
-                        post.status == 503 && post.body.contains("database or disk is full"),
+                        post.status == 503 && Self.saysDiskFull(post.body),
                         "POST: \(post.status) \(post.body)")
                     #expect(server.readyStatus == 503, "still not ready")
 
