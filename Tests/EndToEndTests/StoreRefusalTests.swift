@@ -139,24 +139,28 @@ extension EndToEnd.StoreDurabilityTests {
         }
 
         @Test(
-            "an immutable directory holding a store (root ignores modes): refused, the store kept",
-            .timeLimit(.minutes(1)))
-        func immutableDirectory() async throws {
+            "an immutable data directory or database file (root ignores modes): refused, the store kept",
+            .timeLimit(.minutes(1)),
+            arguments: [
+                ("", "cannot write in the data directory: Operation not permitted"),
+                ("/locstream.db", "attempt to write a readonly database"),
+            ])
+        func immutable(file: String, reason: String) async throws {
             try await Durability.withDataDirectory { directory, _ in
                 try await Self.makeStore(directory, holding: "kept")
+                let target = directory + file
                 let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
-                let immutable = try CommandResult.run(chattr, ["+i", directory])
+                let immutable = try CommandResult.run(chattr, ["+i", target])
                 guard immutable.status == 0 else {
-                    print("skipped: store: an immutable directory: chattr +i failed (\(immutable.stderr))")
+                    print("skipped: store: an immutable \(target): chattr +i failed (\(immutable.stderr))")
                     return
                 }
                 let ending = try await withCleanup {
                     try await ServerHarness.ending(["--data-dir", directory])
                 } cleanup: {
-                    _ = try? CommandResult.run(chattr, ["-i", directory])
+                    _ = try? CommandResult.run(chattr, ["-i", target])
                 }
-                Self.expectRefusal(
-                    ending, naming: directory, saying: "cannot write in the data directory: Operation not permitted")
+                Self.expectRefusal(ending, naming: target, saying: reason)
                 let server = try await Durability.server(directory)
                 #expect(try Durability.fetchDevice("kept", on: server).status == 200, "the store is intact")
             }
