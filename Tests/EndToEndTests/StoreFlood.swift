@@ -9,7 +9,8 @@ import WebSocketTransport
 /// every frame it delivers, for the store tests that stop a server mid-flood.
 ///
 /// Each publisher has devices of its own and publishes one location for each of them
-/// (one `publish` with `"ack":true`) as soon as the previous one is acknowledged. Every
+/// (one `publish` with `"ack":true`) as soon as the previous one is acknowledged; one
+/// more publishes its device with `POST /v1/locations`, acknowledged by its 202. Every
 /// publish has its own `ts`, which identifies its locations in the store afterwards.
 final class StoreFlood: Sendable {
     /// What the flood saw, per device.
@@ -28,7 +29,7 @@ final class StoreFlood: Sendable {
         func fewestAcks(_ devices: [String]) -> Int { devices.map { acked[$0]?.count ?? 0 }.min() ?? 0 }
     }
 
-    /// Every device published, `publishers` groups of `devicesEach`.
+    /// Every device published: `publishers` groups of `devicesEach`, then the one posted.
     let devices: [String]
     private let record: Locked<Record>
     private let stopping: Locked<Bool>
@@ -36,13 +37,15 @@ final class StoreFlood: Sendable {
     private let watching: Task<Void, Never>
 
     /// Starts the watcher on `server` (live updates of every device) and, once it is
-    /// subscribed, `publishers` publishers of `devicesEach` devices named `prefix-P-D`.
+    /// subscribed, `publishers` publishers of `devicesEach` devices named `prefix-P-D`,
+    /// and the poster of `prefix-http`.
     init(
         on server: ServerHarness, client: WebSocketClient, publishers: Int = 4, devicesEach: Int = 3,
         prefix: String = "veh"
     ) async throws {
         let groups = (0..<publishers).map { publisher in (0..<devicesEach).map { "\(prefix)-\(publisher)-\($0)" } }
-        devices = groups.flatMap { $0 }
+        let posted = "\(prefix)-http"
+        devices = groups.flatMap { $0 } + [posted]
         let record = Locked(Record())
         self.record = record
         let stopping = Locked(false)
@@ -72,6 +75,7 @@ final class StoreFlood: Sendable {
             let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
             pumps.append(Self.pump(publisher, group, record: record, stopping: stopping))
         }
+        pumps.append(Self.post(posted, port: server.port, record: record, stopping: stopping))
         self.pumps = pumps
     }
 
@@ -99,6 +103,23 @@ final class StoreFlood: Sendable {
                 record.withLock { record in
                     for device in group { record.acked[device, default: []].append(ts) }
                 }
+            }
+        }
+    }
+
+    /// Posts `device` to `POST /v1/locations` on `port` until `stopping` or a post is not
+    /// answered 202; records each accepted post in `record`.
+    private static func post(_ device: String, port: Int, record: Locked<Record>, stopping: Locked<Bool>)
+        -> Task<Void, Never>
+    {
+        Task {
+            var ts = Self.firstTS
+            while !stopping.withLock({ $0 }) {
+                ts += 1
+                let body = #"[{"device":"\#(device)","lat":51,"lon":\#(ts % 1000),"ts":\#(ts)}]"#
+                let response = try? RawHTTPResponse.fetch(port: port, method: "POST", path: "/v1/locations", body: body)
+                guard response?.status == 202 else { return }
+                record.withLock { $0.acked[device, default: []].append(ts) }
             }
         }
     }

@@ -34,7 +34,7 @@ extension EndToEnd.StoreDurabilityTests {
                 let server = try await Durability.server(directory)
                 let opened = await server.logLine(containing: "store opened")
                 #expect(
-                    opened?.contains("recovered_from_crash=false") == true && opened?.contains("devices=4") == true,
+                    opened?.contains("recovered_from_crash=false") == true && opened?.contains("devices=5") == true,
                     "\(opened ?? "no store opened line")")
                 #expect(
                     try await Durability.lastKnown(flood.devices, on: server, client: client) == snapshot,
