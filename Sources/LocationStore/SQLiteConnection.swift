@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One connection to the store's SQLite file.
 ///
@@ -67,14 +68,20 @@ final class SQLiteConnection {
     /// The store error for the SQLite `status` of an operation described by `doing`.
     func failure(_ status: Int32, doing: String, message: String? = nil) -> StoreError {
         StoreError(
-            sqliteStatus: status, path: path, doing: doing, message: message ?? String(cString: sqlite3_errmsg(handle)))
+            sqliteStatus: status, path: path, doing: doing, message: message ?? String(cString: sqlite3_errmsg(handle)),
+            systemError: sqlite3_system_errno(handle))
     }
 }
 
 extension StoreError {
     /// The error for SQLite's (extended) result `status` while `doing` something to `path`.
-    init(sqliteStatus status: Int32, path: String, doing: String, message: String) {
-        let kind: Kind
+    ///
+    /// For an I/O error or a file that cannot be opened, `systemError` is the operating
+    /// system's `errno` behind it (`sqlite3_system_errno`): SQLite says only "disk I/O
+    /// error" when, for instance, the shared-memory file cannot grow on a full disk, so
+    /// the reason names the system's error too, and ENOSPC or EDQUOT makes it `diskFull`.
+    init(sqliteStatus status: Int32, path: String, doing: String, message: String, systemError: Int32 = 0) {
+        var kind: Kind
         switch status & 0xff {
         case SQLITE_NOTADB: kind = .notADatabase
         case SQLITE_CORRUPT: kind = .corrupt
@@ -84,6 +91,11 @@ extension StoreError {
         case SQLITE_BUSY, SQLITE_LOCKED: kind = .inUse
         default: kind = .sqlite
         }
-        self.init(kind, path: path, reason: "\(doing): \(message) (SQLite error \(status))")
+        var code = "SQLite error \(status)"
+        if [SQLITE_IOERR, SQLITE_CANTOPEN].contains(status & 0xff), systemError != 0 {
+            code += ", system error \(systemError): \(String(cString: strerror(systemError)))"
+            if systemError == ENOSPC || systemError == EDQUOT { kind = .diskFull }
+        }
+        self.init(kind, path: path, reason: "\(doing): \(message) (\(code))")
     }
 }

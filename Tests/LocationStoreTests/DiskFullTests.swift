@@ -13,25 +13,14 @@ import Testing
 struct DiskFullTests {
     @Test("on a small tmpfs: diskFull reported, unhealthy, then recovery with every update stored")
     func diskFull() async throws {
-        let temporary = try TemporaryDirectory(prefix: "locstream-store-full")
-        let mountPoint = temporary.url.appendingPathComponent("small").path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mount = try CommandResult.run(
-            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint])
-        guard mount.status == 0 else {
-            print("skipped: cannot mount a tmpfs here (\(mount.stderr.trimmingCharacters(in: .newlines)))")
-            return
-        }
-        defer { _ = try? CommandResult.run(URL(fileURLWithPath: "/bin/umount"), ["-l", mountPoint]) }
-
-        let directory = mountPoint + "/data"
+        guard let mount = try TmpfsMount(options: "size=2m", for: "store: disk full") else { return }
+        let directory = mount.path + "/data"
         let store = try LocationStore.open(directory: directory, historySize: 20, queueCapacity: 100_000)
         let before = (1...20).map { update("keep-\($0)", seq: 1) }
         try store.enqueue(before)
         try await store.flush()
 
-        let filler = mountPoint + "/filler"
-        try Data(repeating: 1, count: max(freeBytes(mountPoint) - 96 * 1024, 0)).write(to: URL(fileURLWithPath: filler))
+        let filler = try mount.fill(leaving: 96 * 1024)
         let padding = JSONValue.object(["pad": .string(String(repeating: "x", count: 400))])
         var failure: StoreError?
         var seq: UInt64 = 0
@@ -65,11 +54,5 @@ struct DiskFullTests {
         let reopened = try LocationStore.open(directory: directory, historySize: 20)
         #expect(try reopened.load().devices.count == 30)
         reopened.close()
-    }
-
-    private func freeBytes(_ path: String) -> Int {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return 0 }
-        return Int(info.f_bavail) * Int(info.f_frsize)
     }
 }

@@ -43,14 +43,7 @@ package final class ServerHarness {
         _ arguments: [String] = [], environment: [String: String] = [:],
         binDirectory directory: URL = ServerHarness.binDirectory
     ) async throws {
-        process = Process()
-        process.executableURL = directory.appendingPathComponent("stream-server")
-        process.arguments =
-            ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + Self.storeArguments(for: arguments)
-            + arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
-        env.merge(environment) { $1 }
-        process.environment = env
+        process = Self.process(arguments, environment: environment, binDirectory: directory)
         output = ProcessOutput(capturing: process)
         try process.run()
         guard let line = await output.firstLine(containing: "listening", within: .seconds(30)),
@@ -65,6 +58,54 @@ package final class ServerHarness {
 
     deinit {
         process.terminateGracefully()
+    }
+
+    /// A `stream-server` process, not started yet, with `arguments` after `--host
+    /// 127.0.0.1 --port 0` (and `storeArguments`), `environment` over ours (without our
+    /// `LOCSTREAM_` variables), from `directory`.
+    private static func process(_ arguments: [String], environment: [String: String], binDirectory directory: URL)
+        -> Process
+    {
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent("stream-server")
+        process.arguments =
+            ["--host", "127.0.0.1", "--port", "0"] + Self.eventLoopArguments + Self.storeArguments(for: arguments)
+            + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        return process
+    }
+
+    /// How a server that was expected to refuse to start ended.
+    package struct Ending: Sendable {
+        /// Its exit status; nil when it was still running after the wait (and was killed).
+        package var status: Int32?
+        /// Everything it logged.
+        package var log: String
+    }
+
+    /// Runs a server with `arguments` (as `init` would) that is expected to refuse to
+    /// start, and waits up to `timeout` for it to exit by itself; one still running then
+    /// is killed, and its `status` is nil.
+    package static func ending(
+        _ arguments: [String], environment: [String: String] = [:], within timeout: Duration = .seconds(20)
+    ) async throws -> Ending {
+        let process = Self.process(arguments, environment: environment, binDirectory: binDirectory)
+        let output = ProcessOutput(capturing: process)
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let exited = !process.isRunning
+        if !exited {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // The last lines may still be in the pipe when the process has gone.
+        await output.end(within: .seconds(2))
+        return Ending(status: exited ? process.terminationStatus : nil, log: output.text)
     }
 
     /// Everything the server has logged so far.
@@ -180,6 +221,12 @@ package final class ProcessOutput: Sendable {
             self.releaseWaiters(for: needle)
             return first
         }
+    }
+
+    /// Returns once the output has ended (every writer closed it), or after `timeout`.
+    package func end(within timeout: Duration) async {
+        // No line holds a NUL, so this waits for the end of the output (or the timeout).
+        _ = await firstLine(containing: "\u{0}", within: timeout)
     }
 
     private func waitForLine(containing needle: String) async -> String? {
