@@ -64,10 +64,9 @@ public final class LocationStore: Sendable {
         let transaction: GroupTransaction
         do {
             let connection = try SQLiteConnection(path: dataDirectory.databasePath, create: true)
-            let outcome = try schema.prepare(connection, sync: sync)
+            try schema.prepare(connection, sync: sync)
             let stored = try SeqState.read(from: connection)
-            let started = stored.started(
-                capacity: queue.capacity, nowMicros: wallClockMicros, created: outcome == .created)
+            let started = stored.started(capacity: queue.capacity, nowMicros: wallClockMicros)
             try started.writeDurably(to: connection, sync: sync)
             recoveredFromCrash = stored.needsRecovery
             transaction = try GroupTransaction(connection: connection, historySize: historySize)

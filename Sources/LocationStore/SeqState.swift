@@ -17,18 +17,20 @@
 /// device continues above that. That floor is committed (fsynced) before the new process
 /// hands out anything, so a crash right after a recovery is covered again. A gap of up
 /// to `capacity` (plus the device's distance from the highest seq) is the price; reuse
-/// cannot happen, and a clean restart costs no gap at all.
+/// cannot happen.
 ///
-/// **Data directory lost, power loss with `synchronous=NORMAL`: the clock.** A new store
-/// (which cannot tell a first start from a lost directory) and every crash recovery also
-/// raise the epoch floor to at least the wall clock in microseconds since 1970, the rule
-/// of the Redis broker's epochs. Every seq is at most one above a seq handed out earlier,
-/// so as long as no device publishes more than once a microsecond on average, every seq
-/// ever handed out is below the wall clock of the moment, and a store started later
-/// starts above it. It needs the clock not to go back across a restart, and microseconds
-/// stay below 2^53 (exact in a JSON number) until the year 2255.
+/// **Data directory lost or replaced, power loss with `synchronous=NORMAL`: the clock.**
+/// Every start raises the epoch floor to at least the wall clock in microseconds since
+/// 1970, the rule of the Redis broker's epochs. Every seq is at most one above a seq
+/// handed out earlier, so as long as no device publishes more than once a microsecond on
+/// average, every seq ever handed out is below the wall clock of the moment, and a store
+/// started later starts above it. Nothing inside the directory can tell a clean restart
+/// from a restored backup of a stopped server (the backup says "closed cleanly" too), nor
+/// a first start from a lost directory, so the clock applies to every start: a restart
+/// costs a gap, never a repeat. It needs the clock not to go back across a restart, and
+/// microseconds stay below 2^53 (exact in a JSON number) until the year 2255.
 struct SeqState: Equatable, Sendable {
-    /// Every device's seqs continue above this (raised at creation and by a recovery).
+    /// Every device's seqs continue above this (raised by every start, and by a recovery).
     var epochFloor: UInt64
     /// The highest seq of a device removed for silence: a device that comes back, or a
     /// new one, starts above it.
@@ -42,13 +44,12 @@ struct SeqState: Equatable, Sendable {
     var needsRecovery: Bool { openCapacity > 0 }
 
     /// The state at the start of a process running with `capacity`, at wall clock
-    /// `nowMicros`: recovered if the previous process died, a clock floor if `created`.
-    func started(capacity: Int, nowMicros: UInt64, created: Bool) -> SeqState {
+    /// `nowMicros`: above the clock, and above the reservation if the previous process died.
+    func started(capacity: Int, nowMicros: UInt64) -> SeqState {
         var next = self
+        next.epochFloor = max(epochFloor, nowMicros)
         if needsRecovery {
-            next.epochFloor = max(max(epochFloor, removedFloor, highSeq) + openCapacity, nowMicros)
-        } else if created {
-            next.epochFloor = max(epochFloor, nowMicros)
+            next.epochFloor = max(next.epochFloor, max(epochFloor, removedFloor, highSeq) + openCapacity)
         }
         next.openCapacity = UInt64(capacity)
         return next

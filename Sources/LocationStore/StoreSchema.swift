@@ -53,16 +53,10 @@ struct StoreSchema: Sendable {
     /// The schema this build writes.
     static let current = StoreSchema(migrations: [])
 
-    /// What `prepare` found.
-    enum Outcome: Equatable {
-        case created
-        case upgraded(from: Int64)
-        case current
-    }
-
     /// Recognises the database behind `connection`, refuses it if it is not a store this
-    /// version can use, switches it to WAL with `sync`, and creates or upgrades the schema.
-    func prepare(_ connection: SQLiteConnection, sync: SyncMode) throws(StoreError) -> Outcome {
+    /// version can use, switches it to WAL with `sync`, and creates or upgrades the schema
+    /// (a store already at this version is not written to).
+    func prepare(_ connection: SQLiteConnection, sync: SyncMode) throws(StoreError) {
         let path = connection.path
         let application = try connection.integer("PRAGMA application_id")
         let found = try connection.integer("PRAGMA user_version")
@@ -82,6 +76,7 @@ struct StoreSchema: Sendable {
             }
         }
         try switchToWAL(connection, sync: sync)
+        guard fresh || found < version else { return }
         try connection.execute("BEGIN IMMEDIATE", doing: "starting the schema transaction")
         do {
             if fresh {
@@ -97,8 +92,6 @@ struct StoreSchema: Sendable {
             connection.rollback()
             throw error
         }
-        if fresh { return .created }
-        return found < version ? .upgraded(from: found) : .current
     }
 
     private func switchToWAL(_ connection: SQLiteConnection, sync: SyncMode) throws(StoreError) {

@@ -10,13 +10,13 @@ struct SeqReservationTests {
     @Test("the recovery floor: above everything stored plus the queue capacity, and the clock")
     func recoveryFloor() {
         let crashed = SeqState(epochFloor: 10, removedFloor: 500, highSeq: 300, openCapacity: 64)
-        let started = crashed.started(capacity: 128, nowMicros: 0, created: false)
+        let started = crashed.started(capacity: 128, nowMicros: 0)
         #expect(started.epochFloor == 564)
         #expect(started.openCapacity == 128)
-        #expect(crashed.started(capacity: 128, nowMicros: 9_000, created: false).epochFloor == 9_000)
+        #expect(crashed.started(capacity: 128, nowMicros: 9_000).epochFloor == 9_000)
         let clean = SeqState(epochFloor: 10, removedFloor: 500, highSeq: 300, openCapacity: 0)
-        #expect(clean.started(capacity: 128, nowMicros: 9_000, created: false).epochFloor == 10)
-        #expect(clean.started(capacity: 128, nowMicros: 9_000, created: true).epochFloor == 9_000)
+        #expect(clean.started(capacity: 128, nowMicros: 0).epochFloor == 10)
+        #expect(clean.started(capacity: 128, nowMicros: 9_000).epochFloor == 9_000, "every start: the clock")
         #expect(started.resumeSeq(stored: 3) == 564)
         #expect(started.resumeSeq(stored: 600) == 600)
         #expect(clean.newDeviceFloor == 500)
@@ -77,8 +77,8 @@ struct SeqReservationTests {
         third.close()
     }
 
-    @Test("a clean close costs no gap: seqs continue exactly")
-    func cleanRestartNoGap() async throws {
+    @Test("a clean close keeps every seq; each start continues above its clock, so a restored backup repeats none")
+    func cleanRestart() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let broker = SeqAssigner(try store.load())
@@ -87,8 +87,11 @@ struct SeqReservationTests {
         let reopened = try fixture.open()
         let snapshot = try reopened.load()
         #expect(!snapshot.recoveredFromCrash)
-        #expect(snapshot.devices.map(\.seq) == [broker.sent["k"]!.max()!])
+        #expect(snapshot.devices.map(\.seq) == [broker.sent["k"]!.max()!], "a clock at 0 moves nothing")
         reopened.close()
+        let later = try fixture.open(micros: 1_000_000)
+        #expect(try later.load().devices.map(\.seq) == [1_000_000], "above the clock of the start")
+        later.close()
     }
 
     @Test("a new or lost data directory starts above the wall clock in microseconds")
