@@ -34,7 +34,7 @@ final class DataDirectory: Sendable {
         guard descriptor >= 0 else {
             throw StoreError(.notWritable, path: lockPath, reason: "cannot open the lock file: \(Self.errno())")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(descriptor, waitingAtMost: .seconds(1)) else {
             let reason = Self.errno()
             close(descriptor)
             throw StoreError(
@@ -48,6 +48,18 @@ final class DataDirectory: Sendable {
 
     deinit {
         release()
+    }
+
+    /// Takes the lock on `descriptor`, trying again every 20 ms for at most `patience`:
+    /// a server still stopping on the same directory (or a process being started, which
+    /// holds a copy of every descriptor until it execs) gets that long to let go.
+    private static func lock(_ descriptor: Int32, waitingAtMost patience: Duration) -> Bool {
+        let deadline = ContinuousClock.now + patience
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard Glibc.errno == EWOULDBLOCK, ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
     }
 
     /// Gives up the directory (closing the lock file unlocks it); later calls do nothing.
