@@ -11,11 +11,11 @@ import Synchronization
 /// Checkpoints are `PASSIVE`: they copy what no reader still needs and never block the
 /// writer. A checkpoint that fails (a full disk) leaves the WAL as it was; the next one
 /// tries again. Once the WAL has been copied entirely, the writer starts it over from
-/// its beginning, so it stays about one interval's worth of commits long. Once a second:
-/// a page rewritten by many commits in between (a device's row, the newest history leaf)
-/// is copied once, which at 60,000 publications/s took the store from 0.58× to 0.69× of
-/// `--store memory`'s peak (deploy/loadtest/store-figures.sh, peak-60000), against every
-/// 100 ms.
+/// its beginning, so it stays about one interval's worth of commits long. Checkpoints
+/// once a second instead copy a page rewritten by many commits once, which raised the
+/// peak at 60,000 publications/s from 0.58× to 0.69× of `--store memory` in one 5 s
+/// comparison, but no better in the next 10 s one, and left bigger bursts of writing
+/// beside the fan-out; 100 ms stays until a quieter measurement decides.
 final class Checkpointer: Sendable {
     private let connection: Locked<SQLiteConnection?>
     private let interval: Duration
@@ -24,7 +24,7 @@ final class Checkpointer: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// A checkpointer of the store at `path` (which must exist), every `interval`.
-    init(path: String, interval: Duration = .seconds(1)) throws(StoreError) {
+    init(path: String, interval: Duration = .milliseconds(100)) throws(StoreError) {
         connection = Locked(try SQLiteConnection(path: path, create: false))
         self.interval = interval
     }

@@ -29,7 +29,8 @@ final class GroupTransaction {
         // The checkpointer thread moves the WAL into the database; a commit never does.
         try connection.execute("PRAGMA wal_autocheckpoint = 0", doing: "leaving checkpoints to the checkpointer")
         // 32 MiB of page cache (SQLite's default is 2): the pages every commit touches stay
-        // in memory; at 60,000 publications/s it took the peak from 0.42x to 0.58x of memory.
+        // in memory; at 60,000 publications/s it took the peak from 0.42x to 0.58x of memory
+        // (deploy/loadtest/store-figures.sh, peak-60000).
         try connection.execute("PRAGMA cache_size = -32768", doing: "sizing the page cache")
         upsertDevice = try connection.prepare(
             """
