@@ -3,8 +3,10 @@ import LocstreamProtocol
 /// The writer's prepared statements, and what one group commit does with them: every
 /// queued operation, in order, in a single transaction.
 ///
-/// Per update: the device's row (seq, when heard, the last position) is
-/// upserted, never to a lower seq, and the update joins the device's history. A device
+/// Per update, the update joins the device's history. Per device, its row (seq, when
+/// heard, the last position) is upserted once per transaction, never to a lower seq,
+/// from the newest of its updates in it (a removal in between upserts what came before
+/// it first, so the order of operations holds). A device
 /// whose seq reaches a multiple of `historySize` is trimmed to its `historySize` newest
 /// updates at the end of the transaction, so trimming costs one index walk per
 /// `historySize` updates, not one per commit: a device keeps between `historySize` and
@@ -64,24 +66,32 @@ final class GroupTransaction {
             var highSeq: UInt64 = 0
             var removedSeq: UInt64 = 0
             var removed: [Int] = []
+            var newest: [String: (update: EncodedLocation, heardMillis: Int64)] = [:]
             for operation in operations {
                 switch operation {
                 case .write(let write):
                     for update in write.updates {
-                        try store(update, heardMillis: write.heardMillis)
-                        if historySize > 0, update.location.seq % UInt64(historySize) == 0 {
-                            touched.insert(update.location.device)
+                        let location = update.location
+                        try record(update)
+                        if newest[location.device].map({ $0.update.location.seq < location.seq }) ?? true {
+                            newest[location.device] = (update, write.heardMillis)
                         }
-                        highSeq = max(highSeq, update.location.seq)
+                        if historySize > 0, location.seq % UInt64(historySize) == 0 {
+                            touched.insert(location.device)
+                        }
+                        highSeq = max(highSeq, location.seq)
                     }
                     removed.append(0)
                 case .removeSilent(let cutoff, _):
+                    try upsert(newest.values)
+                    newest = [:]
                     let (count, seq) = try removeSilent(before: cutoff)
                     removedSeq = max(removedSeq, seq)
                     removed.append(count)
                 case .hold: removed.append(0)
                 }
             }
+            try upsert(newest.values)
             for device in touched { try trim(device) }
             raiseState.bind(1, seq: highSeq)
             raiseState.bind(2, seq: removedSeq)
@@ -94,26 +104,34 @@ final class GroupTransaction {
         }
     }
 
-    private func store(_ update: EncodedLocation, heardMillis: Int64) throws(StoreError) {
-        let location = update.location
-        let device = location.device
-        upsertDevice.bind(1, device)
-        upsertDevice.bind(2, seq: location.seq)
-        upsertDevice.bind(3, heardMillis)
-        upsertDevice.bind(4, location.lat)
-        upsertDevice.bind(5, location.lon)
-        upsertDevice.bind(6, location.ts)
-        upsertDevice.bind(7, location.speed)
-        upsertDevice.bind(8, location.heading)
-        upsertDevice.bind(9, location.acc)
-        upsertDevice.bind(10, Int64(location.attrs == nil ? 0 : 1))
-        upsertDevice.bind(11, update.body)
-        try upsertDevice.run()
+    /// Adds `update` to its device's history.
+    private func record(_ update: EncodedLocation) throws(StoreError) {
         guard historySize > 0 else { return }
-        insertHistory.bind(1, device)
+        insertHistory.bind(1, update.location.device)
         insertHistory.bind(2, seq: update.location.seq)
         insertHistory.bind(3, update.body)
         try insertHistory.run()
+    }
+
+    /// Writes each device's newest update of the transaction into its row.
+    private func upsert(
+        _ newest: some Sequence<(update: EncodedLocation, heardMillis: Int64)>
+    ) throws(StoreError) {
+        for (update, heardMillis) in newest {
+            let location = update.location
+            upsertDevice.bind(1, location.device)
+            upsertDevice.bind(2, seq: location.seq)
+            upsertDevice.bind(3, heardMillis)
+            upsertDevice.bind(4, location.lat)
+            upsertDevice.bind(5, location.lon)
+            upsertDevice.bind(6, location.ts)
+            upsertDevice.bind(7, location.speed)
+            upsertDevice.bind(8, location.heading)
+            upsertDevice.bind(9, location.acc)
+            upsertDevice.bind(10, Int64(location.attrs == nil ? 0 : 1))
+            upsertDevice.bind(11, update.body)
+            try upsertDevice.run()
+        }
     }
 
     private func trim(_ device: String) throws(StoreError) {

@@ -39,7 +39,8 @@ public final class LocationStore: Sendable {
 
     /// Opens the store in `directory` (created if missing), syncing commits as `sync`
     /// says, keeping `historySize` updates per device, accepting at most `queueCapacity`
-    /// updates not yet committed, with its metrics in `registry`.
+    /// updates not yet committed, with its metrics in `registry`, telling `logger` of
+    /// updates a close could not write.
     ///
     /// Throws, naming the file or directory and why, for a directory that cannot be
     /// created or written or is in use, a file that is not SQLite or is damaged, an SQLite
@@ -47,17 +48,18 @@ public final class LocationStore: Sendable {
     /// is never replaced by an empty store.
     public static func open(
         directory: String, sync: SyncMode = .normal, historySize: Int, queueCapacity: Int = defaultQueueCapacity,
-        registry: MetricsRegistry? = nil
+        registry: MetricsRegistry? = nil, logger: Logger? = nil
     ) throws(StoreError) -> LocationStore {
         try LocationStore(
             directory: directory, sync: sync, historySize: historySize, queueCapacity: queueCapacity,
-            registry: registry, schema: .current, wallClockMicros: UInt64(Date().timeIntervalSince1970 * 1_000_000))
+            registry: registry, logger: logger, schema: .current,
+            wallClockMicros: UInt64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     /// `open`, with the schema to write and the wall clock given (tests).
     init(
         directory: String, sync: SyncMode, historySize: Int, queueCapacity: Int, registry: MetricsRegistry?,
-        schema: StoreSchema, wallClockMicros: UInt64
+        logger: Logger? = nil, schema: StoreSchema, wallClockMicros: UInt64
     ) throws(StoreError) {
         let dataDirectory = try DataDirectory(directory)
         let queue = WriteQueue(capacity: queueCapacity, path: dataDirectory.databasePath)
@@ -84,7 +86,7 @@ public final class LocationStore: Sendable {
         let metrics = StoreMetrics(
             registry: registry, size: { dataDirectory.sizeInBytes }, queued: { queue.outstanding })
         self.metrics = metrics
-        writer = StoreWriter(transaction: transaction, queue: queue, metrics: metrics, sync: sync)
+        writer = StoreWriter(transaction: transaction, queue: queue, metrics: metrics, sync: sync, logger: logger)
         writer.start()
         checkpointer.start()
     }

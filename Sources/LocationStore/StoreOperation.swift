@@ -31,6 +31,13 @@ enum StoreOperation: Sendable {
         return 0
     }
 
+    /// True when somebody waits for it to be done, so the writer must not hold it back
+    /// to gather more (`WriteQueue.gathering`).
+    var isAwaited: Bool {
+        if case .write(let write) = self { return write.completion != nil }
+        return true
+    }
+
     /// Tells whoever waits for it that it failed with `error`.
     func fail(_ error: StoreError) {
         switch self {

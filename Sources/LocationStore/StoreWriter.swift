@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import LocstreamProtocol
+import Observability
 import Synchronization
 
 /// The store's one writer: a thread of its own (not the Swift cooperative pool, which
@@ -15,23 +16,30 @@ import Synchronization
 /// its updates are kept and written again (with whatever has arrived since) after a
 /// growing pause, 50 ms to 2 s, until a commit succeeds. Kept updates still count
 /// against the queue's capacity, so a disk that stays full ends in refused enqueues
-/// rather than in seqs handed out and never stored.
+/// rather than in seqs handed out and never stored. Asked to stop while commits keep
+/// failing, it tries three more times, then logs what it could not write and stops.
 final class StoreWriter: Sendable {
     private let transaction: Locked<GroupTransaction?>
     private let queue: WriteQueue
     private let metrics: StoreMetrics
     private let sync: SyncMode
+    private let logger: Logger?
     private let healthy = Atomic<Bool>(true)
     /// The writer thread's `pthread_t` once it runs.
     private let threadID = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// A writer committing `queue` through `transaction`.
-    init(transaction: sending GroupTransaction, queue: WriteQueue, metrics: StoreMetrics, sync: SyncMode) {
+    /// `logger`, if any, hears of updates a stop could not write.
+    init(
+        transaction: sending GroupTransaction, queue: WriteQueue, metrics: StoreMetrics, sync: SyncMode,
+        logger: Logger?
+    ) {
         self.transaction = Locked(transaction)
         self.queue = queue
         self.metrics = metrics
         self.sync = sync
+        self.logger = logger
     }
 
     /// Starts the thread.
@@ -59,6 +67,7 @@ final class StoreWriter: Sendable {
         var carried: [StoreWrite] = []
         var pause = Duration.milliseconds(50)
         var attemptsWhileStopping = 0
+        var lastError: StoreError?
         while true {
             let (operations, stop) = queue.take(waitingAtMost: carried.isEmpty ? nil : pause)
             if stop == .abandon {
@@ -74,12 +83,12 @@ final class StoreWriter: Sendable {
                     batch.append(operation)
                     continue
                 }
-                carried += commit(batch)
+                carried += commit(batch, failure: &lastError)
                 batch = []
                 reached.signal()
                 release.wait()
             }
-            if !batch.isEmpty { carried += commit(batch) }
+            if !batch.isEmpty { carried += commit(batch, failure: &lastError) }
             pause = carried.isEmpty ? .milliseconds(50) : min(pause * 2, .seconds(2))
             if stop == .flush {
                 if carried.isEmpty {
@@ -87,15 +96,23 @@ final class StoreWriter: Sendable {
                     break
                 }
                 attemptsWhileStopping += 1
-                if attemptsWhileStopping >= 3 { break }
+                if attemptsWhileStopping >= 3 {
+                    logger?.error(
+                        "store stopped with updates it could not write",
+                        [
+                            "updates": carried.reduce(0) { $0 + $1.updates.count },
+                            "reason": lastError.map { "\($0)" } ?? "unknown",
+                        ])
+                    break
+                }
             }
         }
         transaction.withLock { $0 = nil }
         finished.signal()
     }
 
-    /// Commits `batch`; returns its writes to try again if it failed.
-    private func commit(_ batch: [StoreOperation]) -> [StoreWrite] {
+    /// Commits `batch`; returns its writes to try again if it failed, and the error in `failure`.
+    private func commit(_ batch: [StoreOperation], failure: inout StoreError?) -> [StoreWrite] {
         let started = ContinuousClock.now
         let outcome = transaction.withLock { transaction -> Result<[Int], StoreError> in
             guard let transaction else { return .failure(StoreError(.closed, path: "", reason: "the store is closed")) }
@@ -122,6 +139,7 @@ final class StoreWriter: Sendable {
             }
             return []
         case .failure(let error):
+            failure = error
             metrics.errors.increment()
             healthy.store(false, ordering: .relaxed)
             for operation in batch { operation.fail(error) }

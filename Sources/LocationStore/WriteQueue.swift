@@ -5,7 +5,14 @@ import LocstreamProtocol
 /// The bounded queue between the callers and the writer thread.
 ///
 /// `submit` never blocks: it appends under a lock and wakes the writer only if it is
-/// asleep, so a burst costs one wake-up. It refuses (`queueFull`) once `capacity`
+/// asleep, so a burst costs one wake-up.
+///
+/// Nobody waits for an update published without an ack, so the writer gathers those for
+/// `gathering` (50 ms by default) before it takes them: a commit then holds many updates
+/// of each busy device, so its pages are written once for all of them instead of once
+/// per update, and the upserts of a device fold into one (`GroupTransaction`). Anything
+/// somebody waits for (a completion, a removal, a hold, a stop) ends the gathering at
+/// once, so an ack still follows the next commit. It refuses (`queueFull`) once `capacity`
 /// updates are outstanding, which counts every update accepted and not yet committed:
 /// queued, in the transaction being written, or failed and kept for a retry. That bound
 /// is what makes the seq reservation sound (see `SeqState`); a caller that is refused
@@ -25,22 +32,38 @@ final class WriteQueue: Sendable {
         case refused(StoreError.Kind)
     }
 
+    /// What the writer is doing, as the queue sees it.
+    private enum Writer {
+        /// Committing, or about to look at the queue: no need to wake it.
+        case working
+        /// Waiting for anything at all.
+        case asleep
+        /// Holding updates nobody waits for, until `gathering` passes or somebody waits.
+        case gathering
+    }
+
     private struct State {
         var operations: [StoreOperation] = []
         var outstanding = 0
-        var writerAsleep = false
+        var writer = Writer.working
+        /// Something queued is waited for: take the queue without gathering.
+        var awaited = false
         var stop: Stop?
     }
 
     /// The most updates that may be outstanding.
     let capacity: Int
+    /// How long updates nobody waits for are held, to be committed together.
+    let gathering: Duration
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let path: String
 
-    /// A queue for the store at `path` holding at most `capacity` outstanding updates.
-    init(capacity: Int, path: String) {
+    /// A queue for the store at `path` holding at most `capacity` outstanding updates,
+    /// gathering unawaited ones for `gathering`.
+    init(capacity: Int, gathering: Duration = .milliseconds(50), path: String) {
         self.capacity = max(capacity, 1)
+        self.gathering = gathering
         self.path = path
     }
 
@@ -49,13 +72,17 @@ final class WriteQueue: Sendable {
     func submit(_ operation: StoreOperation) throws(StoreError) {
         let count = operation.updateCount
         let capacity = capacity
+        let awaited = operation.isAwaited
         let admission = state.withLock { state -> Admission in
             guard state.stop == nil else { return .refused(.closed) }
             guard state.outstanding + count <= capacity else { return .refused(.queueFull) }
             state.operations.append(operation)
             state.outstanding += count
-            defer { state.writerAsleep = false }
-            return state.writerAsleep ? .queuedWakingWriter : .queued
+            state.awaited = state.awaited || awaited
+            let wakes = state.writer == .asleep || (state.writer == .gathering && awaited)
+            guard wakes else { return .queued }
+            state.writer = .working
+            return .queuedWakingWriter
         }
         switch admission {
         case .queued: return
@@ -64,26 +91,49 @@ final class WriteQueue: Sendable {
         }
     }
 
-    /// Everything queued, and the stop request if any; when nothing is queued and no
-    /// stop is asked, waits for work, or at most `timeout` (nil: for as long as it takes).
+    /// Everything queued, and the stop request if any. When nothing is queued and no
+    /// stop is asked, waits for work, or at most `timeout` (nil: for as long as it
+    /// takes); when only unawaited updates are queued, gathers for `gathering` first.
     func take(waitingAtMost timeout: Duration?) -> (operations: [StoreOperation], stop: Stop?) {
+        var gatheredUntil: DispatchTime?
         while true {
-            let taken = state.withLock { state -> (operations: [StoreOperation], stop: Stop?)? in
-                guard state.operations.isEmpty, state.stop == nil else {
-                    defer { state.operations = [] }
+            let now = DispatchTime.now()
+            let ripe = gatheredUntil.map { now >= $0 } ?? (gathering == .zero)
+            let next = state.withLock { state -> Writer? in
+                guard state.operations.isEmpty || state.awaited || state.stop != nil || ripe else {
+                    state.writer = .gathering
+                    return .gathering
+                }
+                guard state.operations.isEmpty, state.stop == nil else { return nil }
+                state.writer = .asleep
+                return .asleep
+            }
+            switch next {
+            case nil:
+                return state.withLock { state in
+                    defer {
+                        state.operations = []
+                        state.awaited = false
+                        state.writer = .working
+                    }
                     return (state.operations, state.stop)
                 }
-                state.writerAsleep = true
-                return nil
-            }
-            if let taken { return taken }
-            guard let timeout else {
-                wake.wait()
-                continue
-            }
-            if wake.wait(timeout: .now() + timeout.seconds) == .timedOut {
-                state.withLock { $0.writerAsleep = false }
-                return ([], nil)
+            case .gathering:
+                let deadline = gatheredUntil ?? now + gathering.seconds
+                gatheredUntil = deadline
+                _ = wake.wait(timeout: deadline)
+            case .asleep, .working:
+                guard let timeout else {
+                    wake.wait()
+                    continue
+                }
+                if wake.wait(timeout: now + timeout.seconds) == .timedOut {
+                    let idle = state.withLock { state in
+                        defer { state.writer = .working }
+                        return state.operations.isEmpty && state.stop == nil
+                    }
+                    if idle { return ([], nil) }
+                }
             }
         }
     }
@@ -95,12 +145,12 @@ final class WriteQueue: Sendable {
 
     /// Asks the writer to stop; the first request wins. Later submissions are refused.
     func stop(_ stop: Stop) {
-        let asleep = state.withLock { state in
+        let waiting = state.withLock { state in
             if state.stop == nil { state.stop = stop }
-            defer { state.writerAsleep = false }
-            return state.writerAsleep
+            defer { state.writer = .working }
+            return state.writer != .working
         }
-        if asleep { wake.signal() }
+        if waiting { wake.signal() }
     }
 
     /// Updates accepted and not yet committed.

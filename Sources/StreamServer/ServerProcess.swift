@@ -109,7 +109,7 @@ struct ServerProcess {
         do {
             opened = try LocationStore.open(
                 directory: store.directory, sync: store.sync, historySize: settings.historySize,
-                registry: metrics.registry)
+                registry: metrics.registry, logger: logger.named("store"))
         } catch {
             throw BrokerError("cannot open the store: \(error)")
         }

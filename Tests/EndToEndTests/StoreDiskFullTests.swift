@@ -204,6 +204,8 @@ extension EndToEnd.StoreDurabilityTests {
                 let started = ContinuousClock.now
                 #expect(await server.stop() == 0, "SIGTERM ends the server although its store cannot commit")
                 print("store: stopped in \(ContinuousClock.now - started) with the disk full")
+                let lost = await server.logLine(containing: "store stopped with updates it could not write") ?? ""
+                #expect(lost.contains("updates=") && lost.contains("reason="), "the loss is logged: \(lost)")
                 try FileManager.default.removeItem(atPath: mount.path + "/filler")
 
                 let restarted = try await Durability.server(directory)

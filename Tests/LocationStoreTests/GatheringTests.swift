@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import LocationStore
+
+/// The writer gathers updates nobody waits for, so a commit holds many of them, and
+/// takes the queue at once when somebody waits.
+@Suite("store: gathering unawaited updates")
+struct GatheringTests {
+    @Test("unawaited updates are held for the gathering time and taken together")
+    func gathers() {
+        let (taken, seconds) = take(gathering: .seconds(1)) { try $0.submit(write(seq: 2)) }
+        #expect(seconds >= 0.95)
+        #expect(taken.operations.count == 2)
+        #expect(taken.stop == nil)
+    }
+
+    @Test("an awaited update ends the gathering at once, with what was gathered before it")
+    func awaitedEndsGathering() {
+        let (taken, seconds) = take(gathering: .seconds(30)) { try $0.submit(write(seq: 2, completion: { _ in })) }
+        #expect(seconds < 10)
+        #expect(taken.operations.count == 2)
+    }
+
+    @Test("a stop ends the gathering at once")
+    func stopEndsGathering() {
+        let (taken, seconds) = take(gathering: .seconds(30)) { $0.stop(.flush) }
+        #expect(seconds < 10)
+        #expect(taken.operations.count == 1)
+        #expect(taken.stop == .flush)
+    }
+
+    /// Submits an unawaited update to a queue gathering for `gathering`, does `then` to
+    /// the queue 50 ms later on another thread, and takes the queue as the writer does:
+    /// what it got, and how many seconds the take lasted.
+    private func take(
+        gathering: Duration, then: @escaping @Sendable (WriteQueue) throws -> Void
+    ) -> (taken: (operations: [StoreOperation], stop: WriteQueue.Stop?), seconds: Double) {
+        let queue = WriteQueue(capacity: 100, gathering: gathering, path: "test")
+        let began = Date()
+        #expect(throws: Never.self) { try queue.submit(write(seq: 1)) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+            #expect(throws: Never.self) { try then(queue) }
+        }
+        let taken = queue.take(waitingAtMost: nil)
+        return (taken, Date().timeIntervalSince(began))
+    }
+}
+
+/// An update of device `g-1` with `seq`, as the queue holds it.
+private func write(seq: UInt64, completion: CommitCompletion? = nil) -> StoreOperation {
+    .write(StoreWrite(updates: [update("g-1", seq: seq)], heardMillis: 0, completion: completion))
+}
