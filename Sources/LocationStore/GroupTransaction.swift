@@ -3,15 +3,16 @@ import LocstreamProtocol
 /// The writer's prepared statements, and what one group commit does with them: every
 /// queued operation, in order, in a single transaction.
 ///
-/// Per update, the update joins the device's history. Per device, its row (seq, when
-/// heard, the last position) is upserted once per transaction, never to a lower seq,
-/// from the newest of its updates in it (a removal in between upserts what came before
-/// it first, so the order of operations holds). A device
-/// whose seq reaches a multiple of `historySize` is trimmed to its `historySize` newest
-/// updates at the end of the transaction, so trimming costs one index walk per
-/// `historySize` updates, not one per commit: a device keeps between `historySize` and
-/// about twice that, and reads take the newest `historySize`. The highest seq written and
-/// the highest removed one raise the `seq_state` row in the same transaction.
+/// Updates are grouped by device (`DeviceUpdates`). Per device and transaction, one
+/// history chunk holds its updates (the newest `historySize` of them), and its row
+/// (seq, when heard, the last position) is upserted once, never to a lower seq, from the
+/// newest; a removal in between writes what came before it first, so the order of
+/// operations holds. A device whose seq reaches a multiple of `historySize` has its
+/// older chunks trimmed, keeping those that hold its `historySize` newest updates, so
+/// trimming costs one index walk per `historySize` updates, not one per commit: a
+/// device keeps between `historySize` and about three times that, and reads take the
+/// newest `historySize`. The highest seq written and the highest removed one raise the
+/// `seq_state` row in the same transaction.
 final class GroupTransaction {
     /// The writer's connection.
     let connection: SQLiteConnection
@@ -43,11 +44,15 @@ final class GroupTransaction {
               acc = excluded.acc, has_attrs = excluded.has_attrs, body = excluded.body
             WHERE excluded.seq > devices.seq
             """)
-        insertHistory = try connection.prepare("INSERT OR REPLACE INTO history (device, seq, body) VALUES (?1, ?2, ?3)")
+        insertHistory = try connection.prepare(
+            "INSERT OR REPLACE INTO history (device, last_seq, count, bodies) VALUES (?1, ?2, ?3, ?4)")
         trimHistory = try connection.prepare(
             """
-            DELETE FROM history WHERE device = ?1 AND seq <=
-              (SELECT seq FROM history WHERE device = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)
+            DELETE FROM history WHERE device = ?1 AND last_seq < (
+              SELECT min(last_seq) FROM (
+                SELECT last_seq, sum(count) OVER (ORDER BY last_seq DESC) - count AS newer
+                FROM history WHERE device = ?1)
+              WHERE newer < ?2)
             """)
         raiseState = try connection.prepare(
             "UPDATE seq_state SET high_seq = max(high_seq, ?1), removed_floor = max(removed_floor, ?2) WHERE id = 1")
@@ -62,37 +67,29 @@ final class GroupTransaction {
     func commit(_ operations: [StoreOperation]) throws(StoreError) -> [Int] {
         try connection.execute("BEGIN IMMEDIATE", doing: "starting a transaction")
         do {
-            var touched = Set<String>()
             var highSeq: UInt64 = 0
             var removedSeq: UInt64 = 0
             var removed: [Int] = []
-            var newest: [String: (update: EncodedLocation, heardMillis: Int64)] = [:]
+            var devices: [String: DeviceUpdates] = [:]
             for operation in operations {
                 switch operation {
                 case .write(let write):
                     for update in write.updates {
-                        let location = update.location
-                        try record(update)
-                        if newest[location.device].map({ $0.update.location.seq < location.seq }) ?? true {
-                            newest[location.device] = (update, write.heardMillis)
-                        }
-                        if historySize > 0, location.seq % UInt64(historySize) == 0 {
-                            touched.insert(location.device)
-                        }
-                        highSeq = max(highSeq, location.seq)
+                        devices[update.location.device, default: DeviceUpdates()]
+                            .add(update, heardMillis: write.heardMillis, historySize: historySize)
+                        highSeq = max(highSeq, update.location.seq)
                     }
                     removed.append(0)
                 case .removeSilent(let cutoff, _):
-                    try upsert(newest.values)
-                    newest = [:]
+                    try store(devices)
+                    devices = [:]
                     let (count, seq) = try removeSilent(before: cutoff)
                     removedSeq = max(removedSeq, seq)
                     removed.append(count)
                 case .hold: removed.append(0)
                 }
             }
-            try upsert(newest.values)
-            for device in touched { try trim(device) }
+            try store(devices)
             raiseState.bind(1, seq: highSeq)
             raiseState.bind(2, seq: removedSeq)
             try raiseState.run()
@@ -104,24 +101,23 @@ final class GroupTransaction {
         }
     }
 
-    /// Adds `update` to its device's history.
-    private func record(_ update: EncodedLocation) throws(StoreError) {
-        guard historySize > 0 else { return }
-        insertHistory.bind(1, update.location.device)
-        insertHistory.bind(2, seq: update.location.seq)
-        insertHistory.bind(3, update.body)
-        try insertHistory.run()
-    }
-
-    /// Writes each device's newest update of the transaction into its row.
-    private func upsert(
-        _ newest: some Sequence<(update: EncodedLocation, heardMillis: Int64)>
-    ) throws(StoreError) {
-        for (update, heardMillis) in newest {
-            let location = update.location
-            upsertDevice.bind(1, location.device)
+    /// Writes each device's chunk and row, in the tables' order (by device), so
+    /// consecutive writes land on the same pages; trims where due.
+    private func store(_ devices: [String: DeviceUpdates]) throws(StoreError) {
+        for (device, updates) in devices.sorted(by: { $0.key < $1.key }) {
+            guard let newest = updates.newest else { continue }
+            if historySize > 0 {
+                let chunk = updates.chunk(keeping: historySize)
+                insertHistory.bind(1, device)
+                insertHistory.bind(2, seq: chunk.lastSeq)
+                insertHistory.bind(3, Int64(chunk.count))
+                insertHistory.bind(4, chunk.bodies)
+                try insertHistory.run()
+            }
+            let location = newest.location
+            upsertDevice.bind(1, device)
             upsertDevice.bind(2, seq: location.seq)
-            upsertDevice.bind(3, heardMillis)
+            upsertDevice.bind(3, updates.heardMillis)
             upsertDevice.bind(4, location.lat)
             upsertDevice.bind(5, location.lon)
             upsertDevice.bind(6, location.ts)
@@ -129,15 +125,14 @@ final class GroupTransaction {
             upsertDevice.bind(8, location.heading)
             upsertDevice.bind(9, location.acc)
             upsertDevice.bind(10, Int64(location.attrs == nil ? 0 : 1))
-            upsertDevice.bind(11, update.body)
+            upsertDevice.bind(11, newest.body)
             try upsertDevice.run()
+            if updates.reachedTrim {
+                trimHistory.bind(1, device)
+                trimHistory.bind(2, Int64(historySize))
+                try trimHistory.run()
+            }
         }
-    }
-
-    private func trim(_ device: String) throws(StoreError) {
-        trimHistory.bind(1, device)
-        trimHistory.bind(2, Int64(historySize))
-        try trimHistory.run()
     }
 
     private func removeSilent(before cutoff: Int64) throws(StoreError) -> (count: Int, maxSeq: UInt64) {

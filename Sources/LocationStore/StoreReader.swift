@@ -13,10 +13,7 @@ final class StoreReader: Sendable {
         init(_ connection: SQLiteConnection) throws(StoreError) {
             self.connection = connection
             history = try connection.prepare(
-                """
-                SELECT body FROM (SELECT seq, body FROM history WHERE device = ?1 AND seq > ?2 ORDER BY seq DESC LIMIT ?3)
-                ORDER BY seq
-                """)
+                "SELECT bodies FROM history WHERE device = ?1 AND last_seq > ?2 ORDER BY last_seq DESC")
         }
     }
 
@@ -63,10 +60,16 @@ final class StoreReader: Sendable {
             guard let history = statements?.history else { throw closed }
             history.bind(1, device)
             history.bind(2, seq: seq)
-            history.bind(3, Int64(historySize))
-            var updates: [EncodedLocation] = []
-            while try history.step() { updates.append(try decode(history.blob(0))) }
-            return updates
+            var newestFirst: [EncodedLocation] = []
+            while newestFirst.count < historySize, try history.step() {
+                let chunk = history.blob(0).split(separator: UInt8(ascii: "\n"))
+                for body in chunk.reversed() where newestFirst.count < historySize {
+                    let update = try decode(Array(body))
+                    if update.location.seq > seq { newestFirst.append(update) }
+                }
+            }
+            history.reset()
+            return newestFirst.reversed()
         }
     }
 

@@ -50,8 +50,27 @@ struct StoreSchema: Sendable {
     /// `migrations[i]` upgrades version `i + 1` to `i + 2`.
     let migrations: [String]
 
+    /// Version 2 keeps history in chunks: one row per device per commit, holding that
+    /// commit's updates of the device (its newest `historySize` at most), so a commit
+    /// writes a row per device it touches rather than one per update. `bodies` is the
+    /// encoded updates, oldest first, each followed by a newline (an encoded location
+    /// never holds one: JSON escapes control characters); `last_seq` is the newest seq
+    /// in the chunk and `count` how many it holds.
+    static let chunkedHistory = """
+        ALTER TABLE history RENAME TO history_v1;
+        CREATE TABLE history (
+          device TEXT NOT NULL,
+          last_seq INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          bodies BLOB NOT NULL,
+          PRIMARY KEY (device, last_seq)
+        ) WITHOUT ROWID;
+        INSERT INTO history SELECT device, seq, 1, body || x'0a' FROM history_v1;
+        DROP TABLE history_v1;
+        """
+
     /// The schema this build writes.
-    static let current = StoreSchema(migrations: [])
+    static let current = StoreSchema(migrations: [chunkedHistory])
 
     /// Recognises the database behind `connection`, refuses it if it is not a store this
     /// version can use, switches it to WAL with `sync`, and creates or upgrades the schema

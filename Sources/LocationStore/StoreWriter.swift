@@ -63,7 +63,6 @@ final class StoreWriter: Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .relaxed)
-        BackgroundPriority.lowerCurrentThread()
         var carried: [StoreWrite] = []
         var pause = Duration.milliseconds(50)
         var attemptsWhileStopping = 0

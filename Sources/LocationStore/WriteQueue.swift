@@ -8,11 +8,13 @@ import LocstreamProtocol
 /// asleep, so a burst costs one wake-up.
 ///
 /// Nobody waits for an update published without an ack, so the writer gathers those for
-/// `gathering` (50 ms by default) before it takes them: a commit then holds many updates
-/// of each busy device, so its pages are written once for all of them instead of once
-/// per update, and the upserts of a device fold into one (`GroupTransaction`). Anything
-/// somebody waits for (a completion, a removal, a hold, a stop) ends the gathering at
-/// once, so an ack still follows the next commit. It refuses (`queueFull`) once `capacity`
+/// `gathering` (a second by default), or until half the capacity is queued, before it
+/// takes them. A commit costs about one page written per device it touches, whatever
+/// the number of that device's updates in it, so a commit that holds many updates of
+/// each device writes each page once for all of them instead of once per update, and
+/// the upserts of a device fold into one (`GroupTransaction`). Anything somebody waits
+/// for (a completion, a removal, a hold, a stop) ends the gathering at once, so an ack
+/// still follows the next commit. It refuses (`queueFull`) once `capacity`
 /// updates are outstanding, which counts every update accepted and not yet committed:
 /// queued, in the transaction being written, or failed and kept for a retry. That bound
 /// is what makes the seq reservation sound (see `SeqState`); a caller that is refused
@@ -46,8 +48,9 @@ final class WriteQueue: Sendable {
         var operations: [StoreOperation] = []
         var outstanding = 0
         var writer = Writer.working
-        /// Something queued is waited for: take the queue without gathering.
-        var awaited = false
+        /// Something queued is waited for, or half the capacity is queued: take the queue
+        /// without gathering.
+        var due = false
         var stop: Stop?
     }
 
@@ -61,7 +64,7 @@ final class WriteQueue: Sendable {
 
     /// A queue for the store at `path` holding at most `capacity` outstanding updates,
     /// gathering unawaited ones for `gathering`.
-    init(capacity: Int, gathering: Duration = .milliseconds(50), path: String) {
+    init(capacity: Int, gathering: Duration = .seconds(1), path: String) {
         self.capacity = max(capacity, 1)
         self.gathering = gathering
         self.path = path
@@ -78,8 +81,9 @@ final class WriteQueue: Sendable {
             guard state.outstanding + count <= capacity else { return .refused(.queueFull) }
             state.operations.append(operation)
             state.outstanding += count
-            state.awaited = state.awaited || awaited
-            let wakes = state.writer == .asleep || (state.writer == .gathering && awaited)
+            let due = awaited || state.outstanding * 2 >= capacity
+            state.due = state.due || due
+            let wakes = state.writer == .asleep || (state.writer == .gathering && due)
             guard wakes else { return .queued }
             state.writer = .working
             return .queuedWakingWriter
@@ -100,7 +104,7 @@ final class WriteQueue: Sendable {
             let now = DispatchTime.now()
             let ripe = gatheredUntil.map { now >= $0 } ?? (gathering == .zero)
             let next = state.withLock { state -> Writer? in
-                guard state.operations.isEmpty || state.awaited || state.stop != nil || ripe else {
+                guard state.operations.isEmpty || state.due || state.stop != nil || ripe else {
                     state.writer = .gathering
                     return .gathering
                 }
@@ -113,7 +117,7 @@ final class WriteQueue: Sendable {
                 return state.withLock { state in
                     defer {
                         state.operations = []
-                        state.awaited = false
+                        state.due = false
                         state.writer = .working
                     }
                     return (state.operations, state.stop)

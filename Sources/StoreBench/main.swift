@@ -14,11 +14,20 @@ import LocstreamProtocol
 //
 // `store-bench fill DIRECTORY DEVICES [HISTORY]` only fills a store and leaves it (for a
 // server to start on: deploy/loadtest/store-figures.sh).
+// `store-bench writer-cost DIRECTORY [devices] [rate] [seconds]` measures the writer's
+// CPU per update (see WriterCost.swift).
 // `store-bench publish-until-killed DIRECTORY` is the child the store's SIGKILL test kills
 // (see PublishUntilKilled.swift).
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "publish-until-killed" {
     try publishUntilKilled(directory: CommandLine.arguments[2])
+}
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "writer-cost" {
+    let numbers = CommandLine.arguments.dropFirst(3).map { Int($0) }
+    func number(_ index: Int, _ fallback: Int) -> Int { numbers.count > index ? numbers[index] ?? fallback : fallback }
+    try measureWriterCost(
+        directory: CommandLine.arguments[2], devices: number(0, 1000), rate: number(1, 60_000),
+        seconds: number(2, 5))
 }
 
 let arguments = CommandLine.arguments.dropFirst()

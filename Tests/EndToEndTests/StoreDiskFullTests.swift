@@ -168,7 +168,7 @@ extension EndToEnd.StoreDurabilityTests {
                 let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
                 publisher.send(.publish(devices.map { testLocation($0) }, ack: true))
                 #expect(await publisher.next() == .published(count: devices.count))
-                _ = try mount.fill(leaving: 96 * 1024)
+                _ = try mount.fill(leaving: 8 * 1024)
 
                 // Each publish is delivered and waits in the store's queue, answered "outcome
                 // unknown", until the queue holds 65,536 updates; then publishes are refused.

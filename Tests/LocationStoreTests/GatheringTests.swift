@@ -23,6 +23,15 @@ struct GatheringTests {
         #expect(taken.operations.count == 2)
     }
 
+    @Test("half the capacity queued ends the gathering at once")
+    func halfFullEndsGathering() {
+        let (taken, seconds) = take(gathering: .seconds(30)) { queue in
+            try queue.submit(.write(StoreWrite(updates: (2...50).map { update("g-1", seq: $0) }, heardMillis: 0)))
+        }
+        #expect(seconds < 10)
+        #expect(taken.operations.count == 2)
+    }
+
     @Test("a stop ends the gathering at once")
     func stopEndsGathering() {
         let (taken, seconds) = take(gathering: .seconds(30)) { $0.stop(.flush) }

@@ -18,6 +18,13 @@ struct StoreFixture {
     /// The store's file.
     var databasePath: String { directory + "/locstream.db" }
 
+    /// Creates the store's file as a plain SQLite database (no store opened it) and
+    /// returns a connection to it, for a test to shape.
+    func createDatabase() throws -> SQLiteConnection {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try SQLiteConnection(path: databasePath, create: true)
+    }
+
     /// Opens the store, with the wall clock at `micros` (a small number, so the tests
     /// can reason about seqs; the real clock's floor is tested on its own).
     func open(

@@ -45,12 +45,18 @@ struct StoreReloadTests {
     func trimming() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open(historySize: 4)
-        for seq in UInt64(1)...20 { try store.enqueue([update("t-1", seq: seq)]) }
+        for seq in UInt64(1)...20 {
+            try store.enqueue([update("t-1", seq: seq)])
+            if seq % 3 == 0 { try await store.flush() }
+        }
         try store.enqueue([update("t-1", seq: 1_000), update("t-1", seq: 1_001)])
         try await store.flush()
         #expect(try store.history("t-1", after: 0).map(\.location.seq) == [19, 20, 1_000, 1_001])
+        #expect(try store.history("t-1", after: 19).map(\.location.seq) == [20, 1_000, 1_001])
         let connection = try SQLiteConnection(path: fixture.databasePath, create: false)
-        #expect(try connection.integer("SELECT count(*) FROM history") == 4)
+        let stored = try connection.integer("SELECT sum(count) FROM history")
+        #expect(stored >= 4 && stored <= 12, "\(stored) updates stored, of 22 written, keeping 4")
+        #expect(try connection.integer("SELECT min(last_seq) FROM history") >= 12)
         store.close()
     }
 

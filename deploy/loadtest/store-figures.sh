@@ -15,6 +15,7 @@
 #                `published`; memory, sqlite (--sync normal) and --sync full.
 #   restart      a store filled with 1,000,000 devices (store-bench fill): stream-server
 #                start to /readyz 200, its RSS then, and the bytes on disk per device.
+#   writer-cost  the writer's CPU per update, alone (store-bench writer-cost), 20k and 60k/s.
 #
 # BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. Only
 # 127.0.0.1 is targeted; every run is bounded by --duration, --time-limit and a timeout.
@@ -104,4 +105,13 @@ done
 rm -rf "$work/data"
 
 "$venv/bin/python" "$here/store_table.py" "$out" "$duration" >"$here/results/store.md"
+{
+  echo
+  echo "The writer alone (\`store-bench writer-cost\`, 1,000 devices, publishes without ack, $duration s, CPU"
+  echo "time, so comparable on a busy machine):"
+  echo
+  for rate in 20000 60000 20000 60000; do
+    echo "- $(taskset -c 0 "$BIN_DIR/store-bench" writer-cost "$work/writer" 1000 "$rate" "$duration")"
+  done
+} >>"$here/results/store.md"
 cat "$here/results/store.md"
