@@ -9,7 +9,7 @@ struct ServerMetrics: Sendable {
     /// Requests our routes answered with a client error (4xx), by status.
     let routeRefusals: LabeledCounter
     /// The statuses `routeRefusals` counts.
-    static let refusalStatuses = [400, 401, 403, 404, 405, 413]
+    static let refusalStatuses = [400, 401, 403, 404, 405, 413, 426]
 
     init() {
         connections = registry.gauge("connections", help: "Open WebSocket connections.")

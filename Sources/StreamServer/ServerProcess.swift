@@ -29,10 +29,12 @@ struct ServerProcess {
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
             broker.isReachable ? 1 : 0
         }
+        let names = ConnectionNames(node: settings.node)
         let service = LocstreamService(
-            settings: settings, metrics: metrics, readiness: readiness, node: node)
+            settings: settings, metrics: metrics, readiness: readiness, node: node,
+            connectionNames: names)
         var transport = settings.transport
-        transport.observer = TransportMetrics(registry: metrics.registry, logger: logger)
+        transport.observer = TransportMetrics(registry: metrics.registry, logger: logger, names: names)
         let server = WebSocketServer(configuration: transport, delegate: service)
         let port: Int
         do {

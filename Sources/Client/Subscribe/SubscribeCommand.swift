@@ -148,11 +148,14 @@ struct SubscribeCommand: Sendable {
             }
         case .subscribed(let sub, _, _):
             session.confirmed(sub: sub)
-            if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
         case .welcome:
             if settings.connection.verbose { Console.error(formatter.line(for: decoded, nowMs: now)) }
-        default:
+        case .leave:
             if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+        default:
+            // Status (unsubscribed, authed, pong…) goes to stderr; stdout is for locations.
+            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
         }
     }
 
