@@ -1,3 +1,4 @@
+import BuildInfo
 import LoadBench
 import OptionParsing
 
@@ -18,6 +19,10 @@ enum StreamClient {
         }
         if ["--help", "-h", "help"].contains(first) {
             Console.text(help)
+            return ExitStatus.success
+        }
+        if first == "--version" {
+            Console.text(BuildInfo.versionLine("stream-client"))
             return ExitStatus.success
         }
         guard let command = Subcommand(rawValue: first) else {
@@ -77,6 +82,7 @@ enum StreamClient {
             "URL is ws://HOST:PORT/v1/stream or wss://…; a URL without a path gets /v1/stream.",
             "Every option can also be set as \(environmentPrefix)<NAME>, e.g. \(environmentPrefix)TOKEN=…; flags win.",
             "Exit status: 0 ok, 1 failure, 2 usage error. 'stream-client SUBCOMMAND --help' tells more.",
+            "'stream-client --version' prints the version, git commit and Swift compiler.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -2,9 +2,10 @@ import Foundation
 
 /// Renders `--help`: a usage line, a summary, then one line per option.
 public enum HelpText {
-    /// The help for a command.
-    public static func render(usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?) -> String
-    {
+    /// The help for a command; `version` adds the line of a `--version` flag.
+    public static func render(
+        usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?, version: Bool = false
+    ) -> String {
         var lines = ["Usage: \(usage)", "", summary, "", "Options:"]
         let labels = specs.map { spec in "  --\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "") }
         let width = (labels.map(\.count).max() ?? 0) + 2
@@ -14,6 +15,11 @@ public enum HelpText {
             lines.append(line)
         }
         lines.append("  --help".padding(toLength: width, withPad: " ", startingAt: 0) + "Show this help.")
+        if version {
+            lines.append(
+                "  --version".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "Print the version, git commit and Swift compiler, and exit.")
+        }
         if let environmentPrefix {
             lines += [
                 "",

@@ -159,7 +159,7 @@ struct ServerSettings: Sendable {
         HelpText.render(
             usage: "stream-server [options]",
             summary: "locstream: streams live device locations over WebSocket (see docs/protocol.md).",
-            specs: ServerOptionSpecs.all, environmentPrefix: "LOCSTREAM_")
+            specs: ServerOptionSpecs.all, environmentPrefix: "LOCSTREAM_", version: true)
     }
 
     /// The `--print-config` text: one `name = value  (source)` line per option.

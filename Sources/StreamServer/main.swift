@@ -1,3 +1,4 @@
+import BuildInfo
 import Foundation
 import Observability
 import OptionParsing
@@ -6,6 +7,10 @@ import WebSocketTransport
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(ServerSettings.help)
+    exit(0)
+}
+if arguments.contains("--version") {
+    print(BuildInfo.versionLine("stream-server"))
     exit(0)
 }
 
