@@ -23,6 +23,9 @@ do {
 }
 
 if settings.printOnly {
+    for variable in settings.unknownEnvironment {
+        FileHandle.standardError.write(Data("stream-server: warning: \(variable)\n".utf8))
+    }
     print(settings.printedConfiguration)
     exit(0)
 }
