@@ -26,8 +26,10 @@ enum StreamClient {
             return ExitStatus.success
         }
         guard let command = Subcommand(rawValue: first) else {
-            let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
-            Console.error("unknown subcommand '\(first)'; expected one of \(names) (see --help)")
+            let names = Subcommand.allCases.map(\.rawValue)
+            let hint = Suggestion.hint(for: first, among: names)
+            Console.error(
+                "unknown subcommand '\(first)'\(hint) (expected one of \(names.joined(separator: ", ")); see --help)")
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())

@@ -7,7 +7,7 @@ public enum HelpText {
         usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?, version: Bool = false
     ) -> String {
         var lines = ["Usage: \(usage)", "", summary, "", "Options:"]
-        let labels = specs.map { spec in "  --\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "") }
+        let labels = specs.map { "  " + $0.label }
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (spec, label) in zip(specs, labels) {
             var line = label.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help

@@ -21,7 +21,7 @@ public struct ParsedOptions: Sendable {
         self.environmentPrefix = environmentPrefix
         var index = 0
         while index < arguments.count {
-            let argument = arguments[index]
+            let argument = try Self.longForm(of: arguments[index], specs: specs)
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 positional.append(argument)
@@ -135,6 +135,17 @@ public struct ParsedOptions: Sendable {
             rest = rest[range.upperBound...]
         }
         return false
+    }
+
+    /// `argument` with a one-letter option (`-C`) spelled as its long form (`--count`).
+    static func longForm(of argument: String, specs: [OptionSpec]) throws(UsageError) -> String {
+        guard argument.count == 2, argument.first == "-", let letter = argument.last, letter.isLetter else {
+            return argument
+        }
+        guard let spec = specs.first(where: { $0.short == letter }) else {
+            throw UsageError("unknown option -\(letter) (see --help)")
+        }
+        return "--" + spec.name
     }
 
     private static func switchValue(_ text: String) -> String {
