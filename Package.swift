@@ -5,6 +5,10 @@ import PackageDescription
 /// SwiftPM compiles each file into `PackageResources` as bytes, so no Foundation `Bundle`
 /// and no resource directory beside the executable is needed.
 ///
+/// `BuildInfo` (the version, commit and Swift of `--version` and `locstream_build_info`)
+/// is stamped before each build by the `BuildStamp` plugin, with `git` when built from a
+/// checkout and `unknown` for the commit otherwise.
+///
 /// `-DLOCSTREAM_TSAN` swaps `Synchronization.Mutex` for a pthread mutex that
 /// ThreadSanitizer can see (see `Sources/Locking`). `make tsan` sets it.
 let package = Package(
@@ -21,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CLibev"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .target(name: "Auth", dependencies: ["COpenSSL", "LocstreamProtocol"]),
+        .plugin(name: "BuildStamp", capability: .buildTool()),
+        .target(name: "BuildInfo", plugins: ["BuildStamp"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
         .target(name: "OptionParsing"),
@@ -38,8 +44,8 @@ let package = Package(
         .executableTarget(
             name: "StreamServer",
             dependencies: [
-                "Auth", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker", "LocationStore",
-                "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
+                "Auth", "BuildInfo", "WebSocketTransport", "LocstreamProtocol", "StreamCore", "RedisBroker",
+                "LocationStore", "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
             ],
             resources: [
                 .embedInCode("MapPage/index.html"), .embedInCode("MapPage/map.js"), .embedInCode("MapPage/map.css"),
@@ -50,8 +56,8 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing",
-                "ProcessLifecycle",
+                "BuildInfo", "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability",
+                "OptionParsing", "ProcessLifecycle",
             ]
         ),
         // What the test targets share: JWT minting, SplitMix, temporary directories, the

@@ -43,4 +43,15 @@ static inline int locstream_client_ssl_flags(int tls, int insecure) {
     return flags;
 }
 
+/**
+ * Why the certificate check failed a client's TLS handshake, in OpenSSL's words
+ * ("self-signed certificate"), or NULL when the certificate was not the problem.
+ */
+static inline const char *locstream_tls_verify_failure(struct lws *wsi) {
+    SSL *ssl = lws_get_ssl(wsi);
+    if (!ssl) return NULL;
+    long result = SSL_get_verify_result(ssl);
+    return result == X509_V_OK ? NULL : X509_verify_cert_error_string(result);
+}
+
 #endif

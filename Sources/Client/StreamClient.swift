@@ -1,3 +1,4 @@
+import BuildInfo
 import LoadBench
 import OptionParsing
 
@@ -20,9 +21,15 @@ enum StreamClient {
             Console.text(help)
             return ExitStatus.success
         }
+        if first == "--version" {
+            Console.text(BuildInfo.versionLine("stream-client"))
+            return ExitStatus.success
+        }
         guard let command = Subcommand(rawValue: first) else {
-            let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
-            Console.error("unknown subcommand '\(first)'; expected one of \(names) (see --help)")
+            let names = Subcommand.allCases.map(\.rawValue)
+            let hint = Suggestion.hint(for: first, among: names)
+            Console.error(
+                "unknown subcommand '\(first)'\(hint) (expected one of \(names.joined(separator: ", ")); see --help)")
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
@@ -77,6 +84,7 @@ enum StreamClient {
             "URL is ws://HOST:PORT/v1/stream or wss://…; a URL without a path gets /v1/stream.",
             "Every option can also be set as \(environmentPrefix)<NAME>, e.g. \(environmentPrefix)TOKEN=…; flags win.",
             "Exit status: 0 ok, 1 failure, 2 usage error. 'stream-client SUBCOMMAND --help' tells more.",
+            "'stream-client --version' prints the version, git commit and Swift compiler.",
         ]
         return lines.joined(separator: "\n")
     }

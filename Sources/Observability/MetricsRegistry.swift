@@ -3,7 +3,7 @@ import Locking
 /// The process's metrics, rendered in the Prometheus text format for `/metrics`.
 ///
 /// Metrics are registered once, at start; updating one is a lock-free atomic. Every
-/// name gets the `locstream_` prefix.
+/// name gets the `locstream_` prefix, except in the blocks a `collector` writes whole.
 public final class MetricsRegistry: Sendable {
     private enum Kind: Sendable {
         case counter(Counter)
@@ -11,6 +11,8 @@ public final class MetricsRegistry: Sendable {
         case sampled(@Sendable () -> Int)
         case labeled(LabeledCounter)
         case histogram(Histogram)
+        case info([(name: String, value: String)])
+        case collector(@Sendable () -> String)
     }
 
     private struct Entry: Sendable {
@@ -57,15 +59,30 @@ public final class MetricsRegistry: Sendable {
         return histogram
     }
 
+    /// Registers a gauge of 1 whose labels carry facts, such as `build_info{version=…}`.
+    public func info(_ name: String, help: String, labels: [(name: String, value: String)]) {
+        register(Entry(name: name, help: help, kind: .info(labels)))
+    }
+
+    /// Registers a block of samples that `render` writes whole at each scrape, `HELP` and
+    /// `TYPE` lines included, with its names as they are: the standard `process_` metrics.
+    public func collector(_ render: @escaping @Sendable () -> String) {
+        register(Entry(name: "", help: "", kind: .collector(render)))
+    }
+
     /// The Prometheus text exposition of every metric.
     public func render() -> String {
         var out = ""
         for entry in entries.withLock({ $0 }) {
+            if case .collector(let render) = entry.kind {
+                out += render()
+                continue
+            }
             let name = "locstream_" + entry.name
             let type: String
             switch entry.kind {
             case .counter, .labeled: type = "counter"
-            case .gauge, .sampled: type = "gauge"
+            case .gauge, .sampled, .info, .collector: type = "gauge"
             case .histogram: type = "histogram"
             }
             out += "# HELP \(name) \(entry.help)\n# TYPE \(name) \(type)\n"
@@ -78,6 +95,9 @@ public final class MetricsRegistry: Sendable {
                     out += "\(name){\(counter.label)=\"\(sample.value)\"} \(sample.count)\n"
                 }
             case .histogram(let histogram): out += histogram.render(name: name)
+            case .info(let labels):
+                out += "\(name){\(labels.map { "\($0.name)=\"\($0.value)\"" }.joined(separator: ","))} 1\n"
+            case .collector: break
             }
         }
         return out

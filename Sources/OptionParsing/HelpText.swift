@@ -2,11 +2,12 @@ import Foundation
 
 /// Renders `--help`: a usage line, a summary, then one line per option.
 public enum HelpText {
-    /// The help for a command.
-    public static func render(usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?) -> String
-    {
+    /// The help for a command; `version` adds the line of a `--version` flag.
+    public static func render(
+        usage: String, summary: String, specs: [OptionSpec], environmentPrefix: String?, version: Bool = false
+    ) -> String {
         var lines = ["Usage: \(usage)", "", summary, "", "Options:"]
-        let labels = specs.map { spec in "  --\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "") }
+        let labels = specs.map { "  " + $0.label }
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (spec, label) in zip(specs, labels) {
             var line = label.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help
@@ -14,6 +15,11 @@ public enum HelpText {
             lines.append(line)
         }
         lines.append("  --help".padding(toLength: width, withPad: " ", startingAt: 0) + "Show this help.")
+        if version {
+            lines.append(
+                "  --version".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "Print the version, git commit and Swift compiler, and exit.")
+        }
         if let environmentPrefix {
             lines += [
                 "",

@@ -10,17 +10,26 @@ public struct OptionSpec: Sendable {
     public var defaultValue: String?
     /// Whether the value is secret (masked when printed).
     public var isSecret: Bool
+    /// A one-letter alias, e.g. `C` for `-C`; nil when there is none.
+    public var short: Character?
 
     /// An option taking a value.
     public static func value(
-        _ name: String, _ valueName: String, default defaultValue: String? = nil, secret: Bool = false, help: String
+        _ name: String, _ valueName: String, default defaultValue: String? = nil, secret: Bool = false,
+        short: Character? = nil, help: String
     ) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, help: help, defaultValue: defaultValue, isSecret: secret)
+        OptionSpec(
+            name: name, valueName: valueName, help: help, defaultValue: defaultValue, isSecret: secret, short: short)
     }
 
     /// A switch: present means true.
     public static func flag(_ name: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: nil, help: help, defaultValue: nil, isSecret: false)
+        OptionSpec(name: name, valueName: nil, help: help, defaultValue: nil, isSecret: false, short: nil)
+    }
+
+    /// How `--help` shows it: `-C, --count N` or `--port PORT`.
+    public var label: String {
+        (short.map { "-\($0), " } ?? "") + "--\(name)" + (valueName.map { " \($0)" } ?? "")
     }
 
     /// The environment variable that can set it, e.g. `LOCSTREAM_MAX_MESSAGE_BYTES`.

@@ -10,6 +10,7 @@ public struct ParsedOptions: Sendable {
     private var values: [String: String] = [:]
     private var sources: [String: String] = [:]
     private let specs: [OptionSpec]
+    private let environmentPrefix: String?
 
     /// Parses `arguments` against `specs`, then fills what is missing from `environment`
     /// variables named `prefix` + the option's name (e.g. `LOCSTREAM_PORT`).
@@ -17,9 +18,10 @@ public struct ParsedOptions: Sendable {
         arguments: [String], specs: [OptionSpec], environment: [String: String] = [:], environmentPrefix: String? = nil
     ) throws(UsageError) {
         self.specs = specs
+        self.environmentPrefix = environmentPrefix
         var index = 0
         while index < arguments.count {
-            let argument = arguments[index]
+            let argument = try Self.longForm(of: arguments[index], specs: specs)
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 positional.append(argument)
@@ -32,7 +34,8 @@ public struct ParsedOptions: Sendable {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option --\(name) (see --help)")
+                let hint = Suggestion.hint(for: "--" + name, among: specs.map { "--" + $0.name })
+                throw UsageError("unknown option --\(name)\(hint) (see --help)")
             }
             if spec.valueName == nil {
                 guard inline == nil else { throw UsageError("--\(name) takes no value") }
@@ -104,6 +107,45 @@ public struct ParsedOptions: Sendable {
             let shown = spec.isSecret && isSet(spec.name) ? "********" : value
             return (spec.name, shown, sources[spec.name] ?? "default")
         }
+    }
+
+    /// `error` naming the environment variable that set an option it is about, before the
+    /// flag's name (`LOCSTREAM_PORT: --port must be …`), with a hint when the value is the
+    /// address Kubernetes sets for a service; unchanged when no such option set it.
+    public func naming(_ error: UsageError) -> UsageError {
+        guard let environmentPrefix else { return error }
+        for spec in specs where sources[spec.name] == "env" && Self.mentions(error.description, option: spec.name) {
+            var text = "\(spec.environmentName(prefix: environmentPrefix)): \(error.description)"
+            if let value = values[spec.name], EnvironmentCheck.isServiceAddress(value) {
+                text +=
+                    " (a Kubernetes service link: a service named like the prefix sets it; "
+                    + "set enableServiceLinks: false in the pod spec)"
+            }
+            return UsageError(text)
+        }
+        return error
+    }
+
+    /// Whether `text` names the flag `--option` (not merely a longer flag that starts so).
+    static func mentions(_ text: String, option: String) -> Bool {
+        var rest = text[...]
+        while let range = rest.range(of: "--" + option) {
+            let next = rest[range.upperBound...].first
+            if next.map({ !($0.isLetter || $0.isNumber || $0 == "-") }) ?? true { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
+    }
+
+    /// `argument` with a one-letter option (`-C`) spelled as its long form (`--count`).
+    static func longForm(of argument: String, specs: [OptionSpec]) throws(UsageError) -> String {
+        guard argument.count == 2, argument.first == "-", let letter = argument.last, letter.isLetter else {
+            return argument
+        }
+        guard let spec = specs.first(where: { $0.short == letter }) else {
+            throw UsageError("unknown option -\(letter) (see --help)")
+        }
+        return "--" + spec.name
     }
 
     private static func switchValue(_ text: String) -> String {

@@ -59,11 +59,12 @@ public struct Gatekeeper: Sendable {
         }
     }
 
-    /// The error for an op sent on a connection before any valid token, counted as a
+    /// The error for `op`, sent on a connection before any valid token, counted as a
     /// missing token.
-    func unauthenticated() -> ProtocolError {
+    func unauthenticated(_ op: String) -> ProtocolError {
         metrics.authFailures["missing"]?.increment()
-        return ProtocolError(.unauthorized, "authenticate first: send {\"op\":\"auth\",\"token\":\"…\"}")
+        return ProtocolError(
+            .unauthorized, "authenticate first: send {\"op\":\"auth\",\"token\":\"…\"}", failedOp: op)
     }
 
     /// An HTTP request's bearer token (`authorization` is its `Authorization` header):

@@ -149,7 +149,7 @@ public final class StreamSession {
         guard node.gate.access.requiresToken, claims == nil else { return }
         switch message {
         case .auth, .ping: return
-        default: throw node.gate.unauthenticated()
+        default: throw node.gate.unauthenticated(message.op)
         }
     }
 

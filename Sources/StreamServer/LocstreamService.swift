@@ -11,6 +11,7 @@ struct LocstreamService: WebSocketServerDelegate {
     let metrics: ServerMetrics
     let readiness: Readiness
     let node: Node
+    let connectionNames: ConnectionNames
 
     private var logger: Logger { node.logger }
 
@@ -60,10 +61,11 @@ struct LocstreamService: WebSocketServerDelegate {
         metrics.connectionsOpened.increment()
         metrics.connections.add(1)
         let request = connection.request
-        logger.info("connection opened", ["conn": connection.id, "peer": request.remoteAddress, "path": request.path])
+        let name = connectionNames.name(connection.id)
+        logger.info("connection opened", ["conn": name, "peer": request.remoteAddress, "path": request.path])
         guard request.path != EchoEndpoint.path else { return .echo }
         let session = StreamSession(
-            connectionID: connection.id.description, peer: request.remoteAddress,
+            connectionID: name, peer: request.remoteAddress,
             sink: ConnectionSink(connection: connection),
             node: node)
         return .stream(
@@ -78,28 +80,32 @@ struct LocstreamService: WebSocketServerDelegate {
 
     /// The response of the route `request` names.
     private func route(_ request: HTTPRequest) async -> HTTPResponse {
-        let routes = LocationRoutes(node: node)
-        if request.method == "GET", let asset = MapPage.assets[request.path] {
-            return asset.response(to: request)
+        let webSockets: Set = settings.enableEcho ? [Self.streamPath, EchoEndpoint.path] : [Self.streamPath]
+        if let allowed = RouteMethods.allowed(request.path, webSockets: webSockets),
+            !allowed.contains(request.method)
+        {
+            return RouteMethods.notAllowed(request.method, allowed: allowed)
         }
-        switch (request.method, request.path) {
-        case ("GET", "/healthz"):
+        if let asset = MapPage.assets[request.path] { return asset.response(to: request) }
+        switch request.path {
+        case "/healthz":
             return .json(200, #"{"status":"ok"}"#)
-        case ("GET", "/readyz"):
+        case "/readyz":
             return readiness.isReady
                 ? .json(200, #"{"status":"ready"}"#) : .json(503, "{\"status\":\"\(readiness.reason)\"}")
-        case ("GET", "/metrics"):
+        case "/metrics":
             return .text(200, metrics.registry.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        case ("POST", "/v1/locations"):
-            return await routes.publish(request)
-        case ("GET", let path) where path.hasPrefix(Self.devicesPrefix):
-            return await routes.device(String(path.dropFirst(Self.devicesPrefix.count)), request: request)
-        case (_, "/healthz"), (_, "/readyz"), (_, "/metrics"), (_, "/v1/locations"):
-            return .json(405, #"{"code":"method_not_allowed","message":"method not allowed on this path"}"#)
+        case "/v1/locations":
+            return await LocationRoutes(node: node).publish(request)
+        case let path where webSockets.contains(path):
+            return RouteMethods.upgradeRequired(path)
+        case let path where path.hasPrefix(Self.devicesPrefix):
+            return await LocationRoutes(node: node).device(
+                String(path.dropFirst(Self.devicesPrefix.count)), request: request)
         default:
             return .json(404, #"{"code":"not_found","message":"no such path"}"#)
         }
     }
 
-    private static let devicesPrefix = "/v1/devices/"
+    static let devicesPrefix = "/v1/devices/"
 }

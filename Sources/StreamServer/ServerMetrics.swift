@@ -1,3 +1,4 @@
+import BuildInfo
 import Observability
 
 /// The metrics `stream-server` exposes at `/metrics` (PROTOCOL.md lists the required ones).
@@ -9,7 +10,7 @@ struct ServerMetrics: Sendable {
     /// Requests our routes answered with a client error (4xx), by status.
     let routeRefusals: LabeledCounter
     /// The statuses `routeRefusals` counts.
-    static let refusalStatuses = [400, 401, 403, 404, 405, 413]
+    static let refusalStatuses = [400, 401, 403, 404, 405, 413, 426]
 
     init() {
         connections = registry.gauge("connections", help: "Open WebSocket connections.")
@@ -18,5 +19,9 @@ struct ServerMetrics: Sendable {
         routeRefusals = registry.counter(
             "http_route_refusals_total", help: "HTTP requests and upgrades the routes refused (4xx), by status.",
             label: "status", values: Self.refusalStatuses.map(String.init))
+        registry.info(
+            "build_info", help: "The version, git commit and Swift compiler of this build (always 1).",
+            labels: [("version", BuildInfo.version), ("commit", BuildInfo.commit), ("swift", BuildInfo.swift)])
+        registry.collector(ProcessMetrics.render)
     }
 }

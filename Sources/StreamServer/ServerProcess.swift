@@ -14,6 +14,7 @@ struct ServerProcess {
     func run() async -> Int32 {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
         let metrics = ServerMetrics()
+        warnAboutUnknownVariables(logger: logger, metrics: metrics)
         let broker: any Broker
         do {
             broker = try makeBroker(metrics: metrics, logger: logger.named("broker"))
@@ -29,10 +30,12 @@ struct ServerProcess {
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
             broker.isReachable ? 1 : 0
         }
+        let names = ConnectionNames(node: settings.node)
         let service = LocstreamService(
-            settings: settings, metrics: metrics, readiness: readiness, node: node)
+            settings: settings, metrics: metrics, readiness: readiness, node: node,
+            connectionNames: names)
         var transport = settings.transport
-        transport.observer = TransportMetrics(registry: metrics.registry, logger: logger)
+        transport.observer = TransportMetrics(registry: metrics.registry, logger: logger, names: names)
         let server = WebSocketServer(configuration: transport, delegate: service)
         let port: Int
         do {
@@ -59,6 +62,20 @@ struct ServerProcess {
         broker.close()
         logger.info("stopped")
         return 0
+    }
+
+    /// Logs a warning for each `LOCSTREAM_` variable no option reads, with the one it most
+    /// likely meant, and counts them in `locstream_environment_unknown_variables`.
+    private func warnAboutUnknownVariables(logger: Logger, metrics: ServerMetrics) {
+        let unknown = settings.unknownEnvironment
+        metrics.registry.gauge(
+            "environment_unknown_variables", help: "LOCSTREAM_ variables set at start that no option reads."
+        ) { unknown.count }
+        for variable in unknown {
+            logger.warning(
+                "unknown environment variable ignored",
+                ["variable": variable.name, "did_you_mean": variable.suggestion ?? "-"])
+        }
     }
 
     /// Forgets the embedded broker's silent devices every `interval`, until cancelled,

@@ -32,21 +32,41 @@ struct ServerSettings: Sendable {
     var effective: [(name: String, value: String, source: String)] = []
     /// `--print-config` was given.
     var printOnly = false
+    /// `LOCSTREAM_` variables that no option reads (not Kubernetes service links): warned at start.
+    var unknownEnvironment: [EnvironmentCheck.Unknown] = []
+
+    /// The prefix of the server's option variables.
+    static let environmentPrefix = "LOCSTREAM_"
+    /// The prefix of `stream-client`'s, which the server leaves alone.
+    static let clientEnvironmentPrefix = "LOCSTREAM_CLIENT_"
 
     /// Every setting at its default: what `--help` and `--print-config` show as the default.
     static let defaults = ServerSettings()
 
     private init() {}
 
-    /// Reads the settings from arguments, the environment and the config file.
+    /// Reads the settings from arguments, the environment and the config file. An error
+    /// about a value from the environment names its variable.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         var options = try ParsedOptions(
             arguments: arguments, specs: ServerOptionSpecs.all, environment: environment,
-            environmentPrefix: "LOCSTREAM_")
+            environmentPrefix: Self.environmentPrefix)
         if let extra = options.positional.first { throw UsageError("unexpected argument '\(extra)' (see --help)") }
-        if let path = options.string("config") {
-            options.fill(from: try ConfigFile.read(path, specs: ServerOptionSpecs.all), source: "config")
+        do throws(UsageError) {
+            if let path = options.string("config") {
+                options.fill(from: try ConfigFile.read(path, specs: ServerOptionSpecs.all), source: "config")
+            }
+            try read(options)
+        } catch {
+            throw options.naming(error)
         }
+        unknownEnvironment = EnvironmentCheck.unknownVariables(
+            in: environment, prefix: Self.environmentPrefix, specs: ServerOptionSpecs.all,
+            otherPrefixes: [Self.clientEnvironmentPrefix])
+    }
+
+    /// Reads every setting from `options`.
+    private mutating func read(_ options: ParsedOptions) throws(UsageError) {
         try readListening(options)
         try readLimits(options)
         try readAccess(options)
@@ -159,7 +179,7 @@ struct ServerSettings: Sendable {
         HelpText.render(
             usage: "stream-server [options]",
             summary: "locstream: streams live device locations over WebSocket (see docs/protocol.md).",
-            specs: ServerOptionSpecs.all, environmentPrefix: "LOCSTREAM_")
+            specs: ServerOptionSpecs.all, environmentPrefix: environmentPrefix, version: true)
     }
 
     /// The `--print-config` text: one `name = value  (source)` line per option.

@@ -11,9 +11,11 @@ struct TransportMetrics: TransportObserver {
     let closed: LabeledCounter
     let refused: LabeledCounter
     let logger: Logger
+    let names: ConnectionNames
 
-    init(registry: MetricsRegistry, logger: Logger) {
+    init(registry: MetricsRegistry, logger: Logger, names: ConnectionNames) {
         self.logger = logger
+        self.names = names
         framesPerWrite = registry.histogram(
             "outbox_frames_per_write", help: "Frames queued for a connection and sent in one write.",
             bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
@@ -36,6 +38,6 @@ struct TransportMetrics: TransportObserver {
 
     func connectionClosed(id: ConnectionID, remoteAddress: String, code: UInt16) {
         (closed[String(code)] ?? closed["other"])?.increment()
-        logger.info("connection closed", ["conn": id, "peer": remoteAddress, "code": code])
+        logger.info("connection closed", ["conn": names.name(id), "peer": remoteAddress, "code": code])
     }
 }

@@ -1,3 +1,4 @@
+import BuildInfo
 import Foundation
 import Observability
 import OptionParsing
@@ -6,6 +7,10 @@ import WebSocketTransport
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(ServerSettings.help)
+    exit(0)
+}
+if arguments.contains("--version") {
+    print(BuildInfo.versionLine("stream-server"))
     exit(0)
 }
 
@@ -18,6 +23,9 @@ do {
 }
 
 if settings.printOnly {
+    for variable in settings.unknownEnvironment {
+        FileHandle.standardError.write(Data("stream-server: warning: \(variable)\n".utf8))
+    }
     print(settings.printedConfiguration)
     exit(0)
 }

@@ -79,7 +79,7 @@ final class ClientLoop: ServiceLoop {
             client.socket?.serviceRequested()
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
-            finish(id, client, error: why)
+            finish(id, client, error: ConnectFailure.error(wsi, lwsMessage: why))
         case LWS_CALLBACK_CLIENT_RECEIVE:
             if client.socket?.receive(input, length) != nil { return -1 }
         case LWS_CALLBACK_CLIENT_WRITEABLE:
@@ -88,7 +88,7 @@ final class ClientLoop: ServiceLoop {
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if client.socket?.peerClosed(input, length) == false { return -1 }
         case LWS_CALLBACK_CLIENT_CLOSED:
-            finish(id, client, error: "closed before the handshake completed")
+            finish(id, client, error: .connectFailed("closed before the handshake completed"))
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
@@ -124,14 +124,15 @@ final class ClientLoop: ServiceLoop {
         info.opaque_user_data = request.channel.id.opaque
         clients[request.channel.id] = client
         if lws_client_connect_via_info(&info) == nil {
-            finish(request.channel.id, client, error: "cannot start connecting to \(url.host):\(url.port)")
+            finish(
+                request.channel.id, client, error: .connectFailed("cannot start connecting to \(url.host):\(url.port)"))
         }
     }
 
     /// The connection ended (or never opened): report it and forget it.
-    private func finish(_ id: ConnectionID, _ client: ClientSocket, error: String) {
+    private func finish(_ id: ConnectionID, _ client: ClientSocket, error: TransportError) {
         clients[id] = nil
-        client.request.opened.fulfil(.failure(.connectFailed(error)))
+        client.request.opened.fulfil(.failure(error))
         if let socket = client.socket {
             socket.closed()
         } else {

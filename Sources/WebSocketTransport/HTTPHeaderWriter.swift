@@ -1,6 +1,7 @@
 import CWebsockets
 
-/// Writes a response's status line and headers through lws's HTTP helpers.
+/// Writes a response's status line (with its standard reason phrase) and headers through
+/// lws's HTTP helpers.
 enum HTTPHeaderWriter {
     /// Writes the headers of `response` (its `Content-Length` even when the body is not
     /// sent, as for HEAD or a 304), with `Connection: close` when `closing`; false when lws refused.
@@ -17,8 +18,14 @@ enum HTTPHeaderWriter {
             guard
                 lws_add_http_common_headers(
                     wsi, UInt32(response.status), response.contentType, lws_filepos_t(response.body.count),
-                    &cursor, end) == 0
+                    &cursor, end) == 0,
+                let written = cursor
             else { return false }
+            // lws writes an empty reason phrase for most codes: the status line is redone.
+            let head = HTTPStatus.withReasonPhrase(Array(UnsafeBufferPointer(start: start, count: written - start)))
+            guard head.count <= end - start else { return false }
+            for (offset, byte) in head.enumerated() { start[offset] = byte }
+            cursor = start + head.count
             for header in headers {
                 let name = header.name.lowercased() + ":"
                 let value = Array(header.value.utf8)

@@ -47,12 +47,19 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
     case connectFailed(String)
     /// A URL the client cannot use.
     case invalidURL(String)
+    /// A client's TLS handshake failed; the reason in words.
+    case tlsFailed(String)
+    /// The server answered a client's upgrade with this HTTP status instead of 101.
+    case upgradeRefused(status: Int)
 
     public var description: String {
         switch self {
         case .contextCreationFailed(let why): "cannot start: \(why)"
         case .connectFailed(let why): "connect failed: \(why)"
         case .invalidURL(let url): "invalid WebSocket URL: \(url)"
+        case .tlsFailed(let why): "TLS failed: \(why)"
+        case .upgradeRefused(let status):
+            "the server answered \(status) \(HTTPStatus.reasonPhrase(status)), not a WebSocket upgrade"
         }
     }
 }

@@ -13,6 +13,6 @@ enum TunnelRefusal {
             [("content-type", response.contentType), ("content-length", "\(response.body.count)")]
             + response.headers + [("connection", "close")]
         let head = headers.map { "\($0.0): \($0.1)\r\n" }.joined()
-        return Array("HTTP/1.1 405 Method Not Allowed\r\n\(head)\r\n".utf8) + response.body
+        return Array("HTTP/1.1 405 \(HTTPStatus.reasonPhrase(405))\r\n\(head)\r\n".utf8) + response.body
     }()
 }

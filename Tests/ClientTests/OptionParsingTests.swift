@@ -52,6 +52,22 @@ struct OptionParsingTests {
         #expect(thinned.minIntervalMs == 5000 && thinned.minDistanceMeters == 25.5)
     }
 
+    @Test("subscribe -C and -W are the short forms of --count and --exit-after; an unknown letter is refused")
+    func countAndExitAfter() throws {
+        let short = try SubscribeSettings(arguments: [url, "--devices", "a", "-C", "5", "-W", "2.5"])
+        #expect(short.count == 5 && short.exitAfter == .milliseconds(2500))
+        let long = try SubscribeSettings(arguments: [url, "--devices", "a", "--count=5", "--exit-after", "2.5"])
+        #expect(long == short)
+        let plain = try SubscribeSettings(arguments: [url, "--devices", "a"])
+        #expect(plain.count == nil && plain.exitAfter == nil)
+        for (arguments, named) in [(["-C", "0"], "--count"), (["-Q"], "-Q")] {
+            expectRefusal([url, "--devices", "a"] + arguments, naming: named) { arguments throws(UsageError) in
+                try SubscribeSettings(arguments: arguments)
+            }
+        }
+        #expect(SubscribeSettings.help.contains("-C, --count N"))
+    }
+
     @Test("the common options: token header, TLS, timeout, and a URL without a path")
     func commonOptions() throws {
         let cafile = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")

@@ -21,9 +21,8 @@ extension DeployArtefactTests {
         static let builtForThreadSanitizer = false
     #endif
 
-    /// The repository root (this file is Tests/DeployArtefactTests/DeployArtefactTests.swift).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository root.
+    static var root: URL { DeployTools.root }
 
     static var binary: URL { ServerHarness.binDirectory.appendingPathComponent("stream-server") }
 
@@ -47,16 +46,8 @@ extension DeployArtefactTests {
 
     /// `name` from LOCSTREAM_DEPLOY_TOOLS, deploy/.venv/bin, or PATH.
     static func tool(_ name: String, package: String) throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        var directories = [path("deploy/.venv/bin")]
-        if let tools = environment["LOCSTREAM_DEPLOY_TOOLS"] { directories.insert(tools, at: 0) }
-        directories += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        directories += ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
-        for directory in directories {
-            let candidate = URL(fileURLWithPath: directory).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw DeployTestError.missingTool(name, package: package)
+        guard let found = DeployTools.find(name) else { throw DeployTestError.missingTool(name, package: package) }
+        return found
     }
 
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws

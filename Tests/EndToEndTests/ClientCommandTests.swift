@@ -43,6 +43,21 @@ extension EndToEnd {
             await expectQuits(json)
         }
 
+        @Test("subscribe writes its status lines (subscribed, unsubscribed) to stderr and only locations to stdout")
+        func statusOnStderr() async throws {
+            let server = try await ServerHarness()
+            let url = server.url("/v1/stream")
+            try expectSucceeds(["publish", url, "--device", "veh-1", "--lat", "1", "--lon", "2"])
+            let viewer = try ClientProcess(["subscribe", url, "--devices", "veh-1"])
+            #expect(await viewer.stderr.firstLine(containing: "subscribed sub-1", within: .seconds(10)) != nil)
+            #expect(await viewer.stdout.firstLine(containing: "veh-1", within: .seconds(10)) != nil)
+            viewer.type("unsub")
+            #expect(await viewer.stderr.firstLine(containing: "unsubscribed sub-1", within: .seconds(10)) != nil)
+            await expectQuits(viewer)
+            let stdout = viewer.stdout.text.split(separator: "\n")
+            #expect(stdout.count == 1 && stdout.allSatisfy { $0.contains("veh-1") && $0.contains("seq ") }, "\(stdout)")
+        }
+
         @Test("stdin switches the subscription in place")
         func interactiveSwitch() async throws {
             let server = try await ServerHarness()

@@ -52,6 +52,31 @@ extension EndToEnd {
             #expect(await server.stop() == 0)
         }
 
+        @Test("an expired token closes the connection at exp plus --jwt-leeway, not at exp")
+        func closesAfterLeeway() async throws {
+            let leeway = 3.0
+            try await ServerHarness.withClient(
+                TestTokens.serverOptions(["--jwt-leeway", "3", "--token-warning", "1"])
+            ) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                viewer.send(.auth(token: try TestTokens.make(expiresIn: 2)))
+                guard case .authed(_, let exp)? = await viewer.next() else {
+                    Issue.record("expected authed")
+                    return
+                }
+                #expect(await viewer.nextError(within: .seconds(4))?.message == "token expiring")
+                // Past exp, within the leeway: the connection still answers.
+                let pastExp = Double(exp) + 1 - Date().timeIntervalSince1970
+                if pastExp > 0 { try await Task.sleep(for: .seconds(pastExp)) }
+                viewer.send(.ping(t: .integer(1)))
+                #expect(await viewer.next() == .pong(t: .integer(1)))
+                while await viewer.nextRaw(within: .seconds(leeway + 3)) != nil {}
+                let closedAt = Date().timeIntervalSince1970
+                #expect(viewer.connection.peerClose?.code == 1008)
+                #expect(closedAt >= Double(exp) + leeway - 0.5, "closed \(closedAt - Double(exp)) s after exp")
+            }
+        }
+
         @Test("authed comes before the 'token expiring' warning of a token with less than --token-warning left")
         func authedBeforeWarning() async throws {
             try await ServerHarness.withClient(TestTokens.serverOptions(["--token-warning", "30"])) { server, client in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A running `stream-client` with its stdin, stdout and stderr in hand.
+/// A running `stream-client` (or another client program) with its stdin, stdout and stderr in hand.
 package final class ClientProcess {
     private let process = Process()
     private let input = Pipe()
@@ -10,10 +10,17 @@ package final class ClientProcess {
     package let stderr: ProcessOutput
 
     /// Starts `stream-client` with `arguments`.
-    package init(_ arguments: [String]) throws {
-        process.executableURL = ServerHarness.binDirectory.appendingPathComponent("stream-client")
+    package convenience init(_ arguments: [String]) throws {
+        try self.init(ServerHarness.binDirectory.appendingPathComponent("stream-client"), arguments)
+    }
+
+    /// Starts `executable` with `arguments`, with `environment` over ours (without our
+    /// `LOCSTREAM_` variables).
+    package init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCSTREAM_") }
+            .merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardInput = input

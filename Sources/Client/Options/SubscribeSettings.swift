@@ -17,6 +17,10 @@ struct SubscribeSettings: Sendable, Equatable {
     var minIntervalMs: Int?
     /// Thinning: skip moves shorter than this.
     var minDistanceMeters: Double?
+    /// Exit 0 after this many locations (`-C`).
+    var count: Int?
+    /// Exit 0 after this long, whatever arrived (`-W`).
+    var exitAfter: Duration?
 
     /// The longest `--sub`: 128 characters minus room for the `-N` suffix of later switches.
     static let maxSubIDLength = 120
@@ -32,6 +36,10 @@ struct SubscribeSettings: Sendable, Equatable {
             .flag("json", help: "Print every frame the server sends, raw, one per line."),
             .value("min-interval-ms", "MS", help: "At most one frame per device per MS milliseconds."),
             .value("min-distance-m", "METRES", help: "Skip updates that moved less than METRES."),
+            .value("count", "N", short: "C", help: "Exit 0 after N locations (as mosquitto_sub -C)."),
+            .value(
+                "exit-after", "SECONDS", short: "W",
+                help: "Exit 0 after SECONDS, also when nothing arrived (as mosquitto_sub -W)."),
         ] + ConnectionSettings.specs
 
     /// Parses `arguments` (after the subcommand's name).
@@ -58,6 +66,10 @@ struct SubscribeSettings: Sendable, Equatable {
         json = options.flag("json")
         minIntervalMs = try options.optionalInt("min-interval-ms", in: 0...86_400_000)
         minDistanceMeters = try options.optionalNumber("min-distance-m", in: 0...20_000_000)
+        count = try options.optionalInt("count", in: 1...1_000_000_000)
+        exitAfter = try options.optionalNumber("exit-after", in: 0.001...31_536_000).map {
+            .milliseconds(Int64(($0 * 1000).rounded()))
+        }
     }
 
     /// The target an option names, or a `UsageError` naming the option.
@@ -94,7 +106,9 @@ struct SubscribeSettings: Sendable, Equatable {
 
                 When the connection drops it reconnects with capped exponential backoff and jitter, and
                 resubscribes with since = the last seq seen per device, so nothing is missed or repeated.
-                Exit status: 0 after quit, SIGINT or SIGTERM; 1 when the first connection fails; 2 on a usage error.
+                A token the server refuses (an error unauthorized or forbidden, or close 1008) stops it instead.
+                Exit status: 0 after quit, SIGINT, SIGTERM, -C or -W; 1 when the first connection fails or the
+                server refuses the token; 2 on a usage error.
                 """,
             specs: specs, environmentPrefix: nil) + StreamClient.environmentNote
     }

@@ -37,7 +37,7 @@ struct PublishCommand: Sendable {
         do {
             connection = try await connector.connect()
         } catch {
-            Console.error("publish: cannot connect to \(settings.connection.url): \(error)")
+            Console.error("publish: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
             return ExitStatus.failure
         }
         let frame = ClientMessage.publish([settings.location], ack: true).encoded()

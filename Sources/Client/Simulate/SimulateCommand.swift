@@ -39,7 +39,7 @@ struct SimulateCommand: Sendable {
         do {
             connection = try await connector.connect()
         } catch {
-            Console.error("simulate: cannot connect to \(settings.connection.url): \(error)")
+            Console.error("simulate: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
             await connector.shutdown()
             return ExitStatus.failure
         }

@@ -8,7 +8,8 @@ import WebSocketTransport
 struct SubscribeCommand: Sendable {
     /// What happened, as seen by the task that runs the whole command.
     private enum Event: Sendable {
-        case streamEnded
+        /// The stream stopped by itself, with this exit status.
+        case streamEnded(Int32)
         case inputEnded
         case quit
         case signal(String)
@@ -39,7 +40,7 @@ struct SubscribeCommand: Sendable {
         do {
             first = try await connector.connect()
         } catch {
-            Console.error("subscribe: cannot connect to \(settings.connection.url): \(error)")
+            Console.error("subscribe: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
             await connector.shutdown()
             return ExitStatus.failure
         }
@@ -47,13 +48,14 @@ struct SubscribeCommand: Sendable {
             sub: settings.subID ?? "sub-1", target: settings.target, snapshot: settings.snapshot,
             minIntervalMs: settings.minIntervalMs, minDistanceMeters: settings.minDistanceMeters)
         let session = SubscriptionSession(plan: SubscriptionPlan(first: request, subID: settings.subID))
+        var status = ExitStatus.success
         await withTaskGroup(of: Event.self) { group in
-            group.addTask {
-                await stream(from: first, connector: connector, session: session)
-                return .streamEnded
-            }
+            group.addTask { .streamEnded(await stream(from: first, connector: connector, session: session)) }
             group.addTask { await readCommands(session: session) }
             group.addTask { await TerminationSignals.wait().map(Event.signal) ?? .deadline }
+            if let limit = settings.exitAfter {
+                group.addTask { (try? await Task.sleep(for: limit)) != nil ? .quit : .deadline }
+            }
             var stopping = false
             while let event = await group.next() {
                 switch event {
@@ -70,24 +72,31 @@ struct SubscribeCommand: Sendable {
                     } else {
                         group.cancelAll()
                     }
-                case .streamEnded, .deadline:
+                case .streamEnded(let ended):
+                    status = ended
+                    group.cancelAll()
+                case .deadline:
                     group.cancelAll()
                 }
             }
         }
         await connector.shutdown()
-        return ExitStatus.success
+        return status
     }
 
-    /// Reads the server on `first`, then on every reconnection, until the session quits.
-    private func stream(from first: WebSocketConnection, connector: Connector, session: SubscriptionSession) async {
+    /// Reads the server on `first`, then on every reconnection, until the session quits
+    /// (exit status 0), `-C` locations have arrived (0), or the server refuses the token (1).
+    private func stream(from first: WebSocketConnection, connector: Connector, session: SubscriptionSession) async
+        -> Int32
+    {
         var connection = first
         var attempt = 0
+        var received = 0
         var random = SystemRandomNumberGenerator()
         while true {
             switch session.attach(connection) {
             case .quitting:
-                return
+                return ExitStatus.success
             case .attached(let request) where attempt > 0:
                 let resumed = request.map { request in
                     let count = request.since.count
@@ -98,9 +107,19 @@ struct SubscribeCommand: Sendable {
                 break
             }
             let opened = ContinuousClock.now
-            for await message in connection.messages { handle(message, session: session) }
+            for await message in connection.messages {
+                guard let stop = handle(message, session: session, received: &received) else { continue }
+                if let reason = stop.reason { Console.error(reason) }
+                _ = session.quit()
+                await Connector.closeGracefully(connection)
+                return stop.status
+            }
             session.detach()
-            if session.isQuitting || Task.isCancelled { return }
+            if session.isQuitting || Task.isCancelled { return ExitStatus.success }
+            if let reason = TokenRefusal.message(forClose: connection.peerClose?.code) {
+                Console.error(reason)
+                return ExitStatus.failure
+            }
             if opened.duration(to: .now) >= Self.stableAfter { attempt = 0 }
             var reason = "connection lost" + CloseText.suffix(connection.peerClose?.code)
             while true {
@@ -109,20 +128,27 @@ struct SubscribeCommand: Sendable {
                 let wait = String(format: "%.1f", delay.seconds)
                 Console.error("\(reason); reconnecting in \(wait)s (attempt \(attempt))")
                 try? await Task.sleep(for: delay)
-                if session.isQuitting || Task.isCancelled { return }
+                if session.isQuitting || Task.isCancelled { return ExitStatus.success }
                 do {
                     connection = try await connector.connect()
                     break
                 } catch {
-                    if session.isQuitting || Task.isCancelled { return }
-                    reason = "reconnect failed: \(error)"
+                    if session.isQuitting || Task.isCancelled { return ExitStatus.success }
+                    reason = "reconnect failed: \(error)\(error.advice)"
                 }
             }
         }
     }
 
-    /// Prints one frame (raw with `--json`, else as a readable line) and tracks its seq.
-    private func handle(_ message: InboundMessage, session: SubscriptionSession) {
+    /// Why `subscribe` stops by itself: its exit status, and what to say first.
+    private struct Stop {
+        let status: Int32
+        let reason: String?
+    }
+
+    /// Prints one frame (raw with `--json`, else as a readable line) and tracks its seq;
+    /// `received` counts the locations. Returns why to stop, if this frame ends the run.
+    private func handle(_ message: InboundMessage, session: SubscriptionSession, received: inout Int) -> Stop? {
         if settings.json { Console.out(message.text) }
         let decoded: ServerMessage
         do {
@@ -132,7 +158,7 @@ struct SubscribeCommand: Sendable {
             if error.code != .unknownOp || settings.connection.verbose {
                 Console.error("unreadable frame (\(error)): \(message.text.prefix(200))")
             }
-            return
+            return nil
         }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         switch decoded {
@@ -141,19 +167,27 @@ struct SubscribeCommand: Sendable {
             if !settings.json {
                 Console.out(formatter.location(location, sub: sub, nowMs: now, previousSeq: previous))
             }
+            received += 1
+            if let count = settings.count, received >= count { return Stop(status: ExitStatus.success, reason: nil) }
         case .error(let error):
             Console.error(FrameFormatter.error(error))
-            if error.failedOp == "subscribe", let running = session.refused() {
-                Console.error("still subscribed as \(running.sub)")
-            }
+            let running = error.failedOp == "subscribe" ? session.refused() : nil
+            if let running { Console.error("still subscribed as \(running.sub)") }
+            let refusal = TokenRefusal.message(
+                for: error, hasToken: settings.connection.token != nil, stillSubscribed: running != nil)
+            if let refusal { return Stop(status: ExitStatus.failure, reason: refusal) }
         case .subscribed(let sub, _, _):
             session.confirmed(sub: sub)
-            if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
         case .welcome:
             if settings.connection.verbose { Console.error(formatter.line(for: decoded, nowMs: now)) }
-        default:
+        case .leave:
             if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
+        default:
+            // Status (unsubscribed, authed, pong…) goes to stderr; stdout is for locations.
+            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
         }
+        return nil
     }
 
     /// Applies stdin commands until `quit` (returns `.quit`) or the end of input (`.inputEnded`).
