@@ -69,7 +69,8 @@ final class StoreReader: Sendable {
                 }
             }
             history.reset()
-            return newestFirst.reversed()
+            // Chunks are in seq order, unless an older update was written late: sort.
+            return newestFirst.sorted { $0.location.seq < $1.location.seq }
         }
     }
 

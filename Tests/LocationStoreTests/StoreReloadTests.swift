@@ -79,6 +79,9 @@ struct StoreReloadTests {
         try store.enqueue([update("b-1", seq: 4)])
         try await store.flush()
         #expect(try store.load().devices.map(\.last.location.seq) == [9])
+        try store.enqueue([update("b-1", seq: 7)])
+        try await store.flush()
+        #expect(try store.history("b-1", after: 0).map(\.location.seq) == [4, 7, 9], "in seq order across chunks")
         store.close()
     }
 
