@@ -9,7 +9,10 @@ import PackageDescription
 /// ThreadSanitizer can see (see `Sources/Locking`). `make tsan` sets it.
 let package = Package(
     name: "locstream",
+    // `LocstreamClient` uses `Synchronization.Mutex`; elsewhere the package is Linux-only.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "LocstreamClient", targets: ["LocstreamClient"]),
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
@@ -28,6 +31,8 @@ let package = Package(
         .target(
             name: "WebSocketTransport", dependencies: ["CLibev", "CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
+        // The client library apps build on: the protocol module and Foundation only, no C.
+        .target(name: "LocstreamClient", dependencies: ["LocstreamProtocol"]),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
@@ -81,6 +86,7 @@ let package = Package(
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "TestSupport"]
         ),
         .testTarget(name: "DeployArtefactTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "LocstreamClientTests", dependencies: ["LocstreamClient"]),
     ],
     swiftLanguageModes: [.v6]
 )
