@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LocstreamClient", targets: ["LocstreamClient"]),
+        .library(name: "LocstreamClientLWS", targets: ["LocstreamClientLWS"]),
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "LocstreamProtocol"),
         // The client library apps build on: the protocol module and Foundation only, no C.
         .target(name: "LocstreamClient", dependencies: ["LocstreamProtocol"]),
+        // Its libwebsockets transport, for Linux and servers.
+        .target(name: "LocstreamClientLWS", dependencies: ["LocstreamClient", "WebSocketTransport"]),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
@@ -86,7 +89,12 @@ let package = Package(
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "TestSupport"]
         ),
         .testTarget(name: "DeployArtefactTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LocstreamClientTests", dependencies: ["LocstreamClient"]),
+        .testTarget(
+            name: "LocstreamClientTests",
+            dependencies: [
+                "LocstreamClient", "LocstreamClientLWS", "LocstreamProtocol", "TestSupport", "WebSocketTransport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
