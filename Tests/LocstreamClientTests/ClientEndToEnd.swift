@@ -14,12 +14,23 @@ import WebSocketTransport
         of server: ServerHarness, configuration: ClientConfiguration = ClientConfiguration(),
         _ body: (LocstreamClient) async throws -> Result
     ) async throws -> Result {
-        try await withWebSocketClient { webSockets in
-            let client = LocstreamClient(
-                transport: LWSTransport(client: webSockets, url: server.url("/v1/stream")),
-                configuration: configuration)
-            defer { client.closeIdleConnections() }
-            return try await body(client)
+        try await withClient(url: server.url("/v1/stream"), configuration: configuration, body)
+    }
+
+    /// Runs `body` with a `LocstreamClient` on the lws transport, connecting to `url` and
+    /// trusting `caFile` for `wss://`.
+    static func withClient<Result>(
+        url: String, caFile: String? = nil, configuration: ClientConfiguration = ClientConfiguration(),
+        _ body: (LocstreamClient) async throws -> Result
+    ) async throws -> Result {
+        let webSockets = try await WebSocketClient.start(caFile: caFile)
+        let client = LocstreamClient(
+            transport: LWSTransport(client: webSockets, url: url), configuration: configuration)
+        return try await withCleanup {
+            try await body(client)
+        } cleanup: {
+            client.closeIdleConnections()
+            await webSockets.shutdown()
         }
     }
 
