@@ -24,5 +24,21 @@ extension ClientEndToEnd {
                 #expect(try server.metrics()["locstream_connections"] == 2, "the idle connection is kept for reuse")
             }
         }
+
+        @Test("ten sequences at once hold ten subscriptions on ten connections; cancelling them all leaves none")
+        func cancelEvery() async throws {
+            let server = try await ServerHarness()
+            try await ClientEndToEnd.withClient(of: server) { client in
+                let devices = (0..<10).map { "c-\($0)" }
+                let watching = devices.map { device in
+                    Task { for try await _ in client.locations(of: [device]) {} }
+                }
+                #expect(await server.metric("locstream_subscriptions", reaches: 10))
+                #expect(try server.metrics()["locstream_connections"] == 10)
+                for task in watching { task.cancel() }
+                #expect(await server.metric("locstream_subscriptions", reaches: 0))
+                for task in watching { try await task.value }
+            }
+        }
     }
 }
