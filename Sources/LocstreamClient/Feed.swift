@@ -83,8 +83,8 @@ final class Feed: Sendable {
                 state.opening = count
                 if count == 0 { finishOpening(&state) }
             case .loc(let sub, let location) where sub == self.sub:
-                guard state.tracker.admit(location) else { return }
-                continuation.yield(.success(.location(location)))
+                if state.tracker.admit(location) { continuation.yield(.success(.location(location))) }
+                // The opening's count includes a repeat the tracker drops.
                 if let remaining = state.opening {
                     state.opening = remaining - 1
                     if remaining <= 1 { finishOpening(&state) }

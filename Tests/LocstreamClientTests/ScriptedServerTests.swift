@@ -1,0 +1,161 @@
+import LocstreamClient
+import Testing
+
+/// The client against a scripted server: what it sends, and what it makes of each answer.
+@Suite("client against a scripted server", .timeLimit(.minutes(1)))
+struct ScriptedServerTests {
+    let transport = ScriptedTransport()
+
+    static func located(_ device: String, _ seq: UInt64) -> Location {
+        Location(device: device, lat: 1, lon: 2, ts: 3, seq: seq)
+    }
+
+    /// A client on `transport` whose waits are a millisecond at most.
+    static func client(_ transport: ScriptedTransport, tokens: ClientConfiguration.TokenProvider? = nil)
+        -> LocstreamClient
+    {
+        var configuration = ClientConfiguration(tokenProvider: tokens)
+        configuration.reconnect = ReconnectPolicy(initial: .milliseconds(1), cap: .milliseconds(1))
+        configuration.switchWindow = .milliseconds(1)
+        return LocstreamClient(transport: transport, configuration: configuration)
+    }
+
+    /// The `sub` of `message`, which must be a subscribe.
+    static func sub(of message: ClientMessage?) -> String? {
+        if case .subscribe(let request)? = message { request.sub } else { nil }
+    }
+
+    /// Runs a sequence of device `a` on `client` through its opening, the scripted server
+    /// answering its subscribe with `answer(sub)`; the sequence ends once the opening is over.
+    func openedSequence(of client: LocstreamClient, answer: (String) -> [ServerMessage]) async throws
+        -> (ScriptedConnection, String, [LocationUpdate])
+    {
+        let opening = Task { try await client.locations(of: ["a"]).collect(until: \.endsOpening) }
+        let connection = try #require(await transport.opened.next())
+        let sub = try #require(Self.sub(of: await connection.nextSent()))
+        for frame in answer(sub) { connection.deliver(frame) }
+        return (connection, sub, try await opening.value)
+    }
+
+    @Test(
+        "a refused subscribe ends the sequence with the typed error of its code",
+        arguments: [ErrorCode.forbidden, .badRequest, .unauthorized, .subIdReused, .tooLarge, .rateLimited, .internal])
+    func refusals(code: ErrorCode) async throws {
+        let client = Self.client(transport)
+        var updates = client.locations(of: ["a"]).makeAsyncIterator()
+        let reading = Task { try await updates.next() }
+        let connection = try #require(await transport.opened.next())
+        let sub = try #require(Self.sub(of: await connection.nextSent()))
+        let refusal = ProtocolError(code, "no", failedOp: "subscribe")
+        connection.deliver(.error(refusal))
+        let expected: LocstreamError =
+            switch code {
+            case .forbidden: .forbidden(refusal)
+            case .unauthorized: .unauthorized(refusal)
+            case .rateLimited, .internal: .refused(refusal)
+            default: .badRequest(refusal)
+            }
+        await #expect(throws: expected, "\(sub)") { try await reading.value }
+    }
+
+    @Test("the next sequence switches the connection; a late frame of the old sub never reaches it")
+    func switchWithoutStaleFrame() async throws {
+        let client = Self.client(transport)
+        let (connection, firstSub, opening) = try await openedSequence(of: client) { sub in
+            [.subscribed(sub: sub, restarted: false, snapshot: 1), .loc(sub: sub, location: Self.located("a", 1))]
+        }
+        #expect(opening == [.location(Self.located("a", 1)), .snapshotEnd])
+
+        let second = Task { try await client.locations(of: ["b"]).collect { $0.location != nil } }
+        let secondSub = try #require(Self.sub(of: await connection.nextSent()), "a subscribe on the same connection")
+        #expect(secondSub != firstSub)
+        connection.deliver(.loc(sub: firstSub, location: Self.located("a", 2)))
+        connection.deliver(.subscribed(sub: secondSub, restarted: true, snapshot: 0))
+        connection.deliver(.loc(sub: firstSub, location: Self.located("a", 3)))
+        connection.deliver(.loc(sub: secondSub, location: Self.located("b", 7)))
+        #expect(try await second.value == [.snapshotEnd, .location(Self.located("b", 7))])
+    }
+
+    @Test("an ended sequence's connection sends unsubscribe once the switch window has passed")
+    func unsubscribeAfterWindow() async throws {
+        let client = Self.client(transport)
+        let (connection, _, opening) = try await openedSequence(of: client) { sub in
+            [.subscribed(sub: sub, restarted: false, snapshot: 0)]
+        }
+        #expect(opening == [.snapshotEnd])
+        #expect(await connection.nextSent() == .unsubscribe)
+    }
+
+    @Test("a dropped connection: reconnecting, a subscribe with since, the replay, resumed with its gaps")
+    func resume() async throws {
+        let client = Self.client(transport)
+        var updates = client.locations(of: ["a", "b"]).makeAsyncIterator()
+        let first = try #require(await transport.opened.next())
+        let sub = try #require(Self.sub(of: await first.nextSent()))
+        first.deliver(.subscribed(sub: sub, restarted: false, snapshot: 2))
+        first.deliver(.loc(sub: sub, location: Self.located("a", 5)))
+        first.deliver(.loc(sub: sub, location: Self.located("b", 8)))
+        #expect(try await updates.collect(until: \.endsOpening).count == 3)
+        first.drop()
+        let lost = try await updates.next()
+        guard case .reconnecting(attempt: 1, _)? = lost else {
+            Issue.record("expected the first reconnect, got \(String(describing: lost))")
+            return
+        }
+
+        let second = try #require(await transport.opened.next())
+        guard case .subscribe(let request)? = await second.nextSent() else {
+            Issue.record("expected a subscribe on the new connection")
+            return
+        }
+        #expect(request.sub == sub && request.since == ["a": 5, "b": 8])
+        second.deliver(.subscribed(sub: sub, restarted: false, snapshot: 3))
+        for location in [Self.located("a", 5), Self.located("a", 6), Self.located("b", 11)] {
+            second.deliver(.loc(sub: sub, location: location))
+        }
+        let resumed = try await updates.collect(until: \.endsOpening)
+        #expect(
+            resumed == [
+                .location(Self.located("a", 6)), .location(Self.located("b", 11)),
+                .resumed(gaps: ["b": SeqGap(lastSeen: 8, next: 11)]),
+            ], "the repeat of a:5 is dropped, and the server's count of 3 still ends the replay")
+    }
+
+    @Test("failed connects back off, attempt after attempt, and a token is asked for before each")
+    func backoff() async throws {
+        let transport = ScriptedTransport(failingFirst: 2)
+        let tokens = Mailbox<Int>()
+        let counter = Counter()
+        let client = Self.client(transport) {
+            let call = counter.increment()
+            tokens.post(call)
+            return "token-\(call)"
+        }
+        var updates = client.locations(of: ["a"]).makeAsyncIterator()
+        let waits = [try await updates.next(), try await updates.next()]
+        for (index, wait) in waits.enumerated() {
+            guard case .reconnecting(let attempt, let delay)? = wait else {
+                Issue.record("expected reconnecting, got \(String(describing: wait))")
+                continue
+            }
+            #expect(attempt == index + 1)
+            #expect(delay >= .microseconds(500) && delay <= .milliseconds(1), "the upper half of the ceiling")
+        }
+        let connection = try #require(await transport.opened.next())
+        #expect(connection.token == "token-3")
+        #expect(await [tokens.next(), tokens.next(), tokens.next()] == [1, 2, 3])
+    }
+
+    @Test("token expiring: the provider's fresh token goes out with auth on the same connection")
+    func refresh() async throws {
+        let counter = Counter()
+        let client = Self.client(transport) { "token-\(counter.increment())" }
+        let watching = Task { for try await _ in client.locations(of: ["a"]) {} }
+        defer { watching.cancel() }
+        let connection = try #require(await transport.opened.next())
+        #expect(connection.token == "token-1")
+        _ = await connection.nextSent()
+        connection.deliver(.error(ProtocolError(.unauthorized, "token expiring")))
+        #expect(await connection.nextSent() == .auth(token: "token-2"))
+    }
+}
