@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
+        .executable(name: "follow", targets: ["FollowExample"]),
     ],
     targets: [
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
@@ -36,6 +37,10 @@ let package = Package(
         .target(name: "LocstreamClient", dependencies: ["LocstreamProtocol"]),
         // Its libwebsockets transport, for Linux and servers.
         .target(name: "LocstreamClientLWS", dependencies: ["LocstreamClient", "WebSocketTransport"]),
+        // The smallest program on the library, built with everything so that it keeps compiling.
+        .executableTarget(
+            name: "FollowExample", dependencies: ["LocstreamClient", "LocstreamClientLWS", "WebSocketTransport"],
+            path: "Examples/follow"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
