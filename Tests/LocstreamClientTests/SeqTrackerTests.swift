@@ -41,3 +41,15 @@ struct SeqTrackerTests {
         #expect([9, 10, 11, 12].map(gap.contains) == [false, true, true, false])
     }
 }
+
+extension SeqTrackerTests {
+    @Test("since names at most the limit's devices, those heard from last")
+    func limit() {
+        var tracker = SeqTracker(limit: 2)
+        for (device, seq) in [("a", 1), ("b", 1), ("c", 1), ("a", 2)] {
+            _ = tracker.admit(Self.location(device, UInt64(seq)))
+        }
+        let since = tracker.beginResume()
+        #expect(since == ["a": 2, "c": 1])
+    }
+}
