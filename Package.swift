@@ -63,8 +63,8 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability", "OptionParsing",
-                "ProcessLifecycle",
+                "LoadBench", "LocstreamClient", "LocstreamClientLWS", "WebSocketTransport", "LocstreamProtocol",
+                "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
             ]
         ),
         // What the test targets share: JWT minting, SplitMix, temporary directories, the
@@ -87,7 +87,9 @@ let package = Package(
             name: "RedisBrokerTests", dependencies: ["RedisBroker", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["Client", "LoadBench", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
+            dependencies: [
+                "Client", "LoadBench", "LocstreamClient", "LocstreamProtocol", "OptionParsing", "WebSocketTransport",
+            ]),
         .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(
             name: "EndToEndTests",

@@ -93,7 +93,7 @@ public final class LocstreamClient: Sendable {
         do {
             opened = try await open()
         } catch {
-            throw .connectionLost("\(error)")
+            throw .cannotConnect("\(error)")
         }
         let (link, spare) = publisher.withLock { current -> (Link, Link?) in
             if let current, !current.isClosed { return (current, opened) }

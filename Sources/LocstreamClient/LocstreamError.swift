@@ -14,6 +14,8 @@ public enum LocstreamError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The connection failed or closed before the server answered a publish; the
     /// locations may or may not have been stored.
     case connectionLost(String)
+    /// The connection a publish needs could not be opened; nothing was sent.
+    case cannotConnect(String)
 
     /// The error a refused request ends in.
     init(_ error: ProtocolError) {
@@ -29,7 +31,7 @@ public enum LocstreamError: Error, Equatable, Sendable, CustomStringConvertible 
     public var serverError: ProtocolError? {
         switch self {
         case .forbidden(let error), .badRequest(let error), .unauthorized(let error), .refused(let error): error
-        case .endedByServer, .connectionLost: nil
+        case .endedByServer, .connectionLost, .cannotConnect: nil
         }
     }
 
@@ -40,6 +42,7 @@ public enum LocstreamError: Error, Equatable, Sendable, CustomStringConvertible 
             error.description
         case .endedByServer: "the server ended the subscription"
         case .connectionLost(let why): "connection lost: \(why)"
+        case .cannotConnect(let why): "cannot connect: \(why)"
         }
     }
 }

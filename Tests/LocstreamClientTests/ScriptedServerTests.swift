@@ -161,3 +161,26 @@ struct ScriptedServerTests {
         #expect(await connection.nextSent() == .auth(token: "token-2"))
     }
 }
+
+extension ScriptedServerTests {
+    @Test("publish: the seqs of the ack, in order; a refusal typed; no connection is cannotConnect")
+    func publish() async throws {
+        let transport = ScriptedTransport(failingFirst: 1)
+        let client = Self.client(transport)
+        await #expect(throws: LocstreamError.cannotConnect("refused")) {
+            try await client.publish([Self.located("a", 0)])
+        }
+        let locations = [Self.located("a", 0), Self.located("b", 0)]
+        let accepted = Task { try await client.publish(locations) }
+        let connection = try #require(await transport.opened.next())
+        #expect(await connection.nextSent() == .publish(locations, ack: true))
+        connection.deliver(bytes: PublishAck(seqs: [12, 40]).encoded())
+        #expect(try await accepted.value == [12, 40])
+
+        let refused = Task { try await client.publish(locations) }
+        _ = await connection.nextSent()
+        let refusal = ProtocolError(.forbidden, "no", failedOp: "publish")
+        connection.deliver(.error(refusal))
+        await #expect(throws: LocstreamError.forbidden(refusal)) { try await refused.value }
+    }
+}

@@ -42,6 +42,9 @@ final class ScriptedConnection: LocstreamConnection {
     /// Sends `message` to the client as the server would.
     func deliver(_ message: ServerMessage) { inbound.post(message.encoded()) }
 
+    /// Sends a frame of `bytes` to the client.
+    func deliver(bytes: [UInt8]) { inbound.post(bytes) }
+
     /// Ends the connection from the server's side (a network fault).
     func drop() { inbound.end() }
 
