@@ -43,9 +43,9 @@ public final class LocstreamClient: Sendable {
     /// ones before it stay published.
     public func publish(_ locations: [Location]) async throws(LocstreamError) -> [UInt64] {
         var seqs: [UInt64] = []
-        for batch in PublishBatches.split(locations, maxBytes: configuration.maxPublishBytes) {
+        for frame in PublishFrames.encode(locations, maxBytes: configuration.maxPublishBytes) {
             let link = try await publishingLink()
-            seqs += try await link.publish(ClientMessage.publish(batch, ack: true).encoded()).get()
+            seqs += try await link.publish(frame.bytes).get()
         }
         return seqs
     }
