@@ -2,14 +2,14 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// Area subscriptions: locations inside, and `left` when a device moves out.
     @Suite("area sequences")
     struct AreaTests {
         @Test("a device inside, then moving out of the box: its location, then left", .timeLimit(.minutes(1)))
         func leaves() async throws {
             let server = try await ServerHarness()
-            try await ClientEndToEnd.withClient(of: server) { client in
+            try await ClientEndToEndTests.withClient(of: server) { client in
                 let inside = try await client.publish([testLocation("m-1", lat: 52.5, lon: 13.4)])
                 let box = Area.bbox(minLon: 13, minLat: 52, maxLon: 14, maxLat: 53)
                 var updates = client.locations(in: box).makeAsyncIterator()

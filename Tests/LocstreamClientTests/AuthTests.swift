@@ -3,7 +3,7 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// Typed errors for what retrying cannot fix, and token refresh on `token expiring`.
     @Suite("auth and refusals")
     struct AuthTests {
@@ -11,7 +11,7 @@ extension ClientEndToEnd {
         func refusals() async throws {
             let server = try await ServerHarness(TestTokens.serverOptions())
             let configuration = ClientConfiguration { try TestTokens.make(devices: ["a*"], publish: ["a*"]) }
-            try await ClientEndToEnd.withClient(of: server, configuration: configuration) { client in
+            try await ClientEndToEndTests.withClient(of: server, configuration: configuration) { client in
                 await expectFailure(.forbidden) { _ = try await client.locations(of: ["b"]).collect { _ in false } }
                 await expectFailure(.badRequest) { _ = try await client.locations(of: ["a/1"]).collect { _ in false } }
                 await expectFailure(.forbidden) { _ = try await client.publish([testLocation("b")]) }
@@ -26,7 +26,7 @@ extension ClientEndToEnd {
         @Test("without a token: the sequence and the publish throw unauthorized")
         func noToken() async throws {
             let server = try await ServerHarness(TestTokens.serverOptions())
-            try await ClientEndToEnd.withClient(of: server) { client in
+            try await ClientEndToEndTests.withClient(of: server) { client in
                 await expectFailure(.unauthorized) { _ = try await client.locations(of: ["a"]).collect { _ in false } }
                 await expectFailure(.unauthorized) { _ = try await client.publish([testLocation("a")]) }
             }
@@ -44,8 +44,8 @@ extension ClientEndToEnd {
                 try await gate.token(expiresIn: await gate.calls == 0 ? 5 : 600)
             }
             let publisher = ClientConfiguration { try TestTokens.make() }
-            try await ClientEndToEnd.withClient(of: server, configuration: publisher) { publisher in
-                try await ClientEndToEnd.withClient(of: server, configuration: configuration) { viewer in
+            try await ClientEndToEndTests.withClient(of: server, configuration: publisher) { publisher in
+                try await ClientEndToEndTests.withClient(of: server, configuration: configuration) { viewer in
                     let first = try await publisher.publish([testLocation("t-1")])
                     var updates = viewer.locations(of: ["t-1"]).makeAsyncIterator()
                     let opening = try await updates.collect(until: \.endsOpening)

@@ -2,14 +2,14 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// `publish` returns the assigned seqs, over as many frames as the server's limits need.
     @Suite("publishing with ack")
     struct PublishTests {
         @Test("2,500 locations in several frames: one seq each, in order per device, as the server stored them")
         func seqsInOrder() async throws {
             let server = try await ServerHarness(ServerHarness.floodLimits)
-            try await ClientEndToEnd.withClient(of: server) { client in
+            try await ClientEndToEndTests.withClient(of: server) { client in
                 let devices = (0..<5).map { "p-\($0)" }
                 let locations = (0..<2500).map {
                     testLocation(devices[$0 % devices.count], ts: 1_764_421_200_000 + Int64($0))

@@ -3,7 +3,7 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// A server killed and restarted on the same data directory: the sequence reconnects,
     /// resumes with `since`, and reports what history could no longer replay.
     @Suite("reconnect and resume")
@@ -22,7 +22,7 @@ extension ClientEndToEnd {
             let gate = TokenGate()
             var configuration = ClientConfiguration { try await gate.token() }
             configuration.reconnect = ReconnectPolicy(initial: .milliseconds(20), cap: .milliseconds(200))
-            try await ClientEndToEnd.withClient(of: server, configuration: configuration) { viewer in
+            try await ClientEndToEndTests.withClient(of: server, configuration: configuration) { viewer in
                 let before = try await viewer.publish([testLocation("r-1"), testLocation("r-1")])
                 var updates = viewer.locations(of: ["r-1"]).makeAsyncIterator()
                 let opening = try await updates.collect(until: \.endsOpening)
@@ -37,7 +37,8 @@ extension ClientEndToEnd {
                 server = try await ServerHarness(arguments + ["--port", "\(port)"])
                 // Five updates while the viewer waits for its token; history keeps the last two.
                 let publishing = ClientConfiguration { try TestTokens.make() }
-                let missed = try await ClientEndToEnd.withClient(of: server, configuration: publishing) { publisher in
+                let missed = try await ClientEndToEndTests.withClient(of: server, configuration: publishing) {
+                    publisher in
                     try await publisher.publish(Array(repeating: testLocation("r-1"), count: 5))
                 }
                 await gate.open()

@@ -2,7 +2,7 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// `.task(id:)` restarts: the next sequence takes over the freed connection.
     @Suite("switching a connection between sequences")
     struct SwitchTests {
@@ -11,7 +11,8 @@ extension ClientEndToEnd {
             .timeLimit(.minutes(1)))
         func reuse() async throws {
             let server = try await ServerHarness()
-            try await ClientEndToEnd.withClient(of: server, configuration: ClientEndToEnd.patientSwitch) { client in
+            try await ClientEndToEndTests.withClient(of: server, configuration: ClientEndToEndTests.patientSwitch) {
+                client in
                 let seqs = try await client.publish([testLocation("a"), testLocation("b")])
                 let first = try await client.locations(of: ["a"]).collect(until: \.endsOpening)
                 let second = try await client.locations(of: ["b"]).collect(until: \.endsOpening)
@@ -28,7 +29,8 @@ extension ClientEndToEnd {
             .timeLimit(.minutes(1)))
         func noStaleElement() async throws {
             let server = try await ServerHarness(ServerHarness.floodLimits)
-            try await ClientEndToEnd.withClient(of: server, configuration: ClientEndToEnd.patientSwitch) { client in
+            try await ClientEndToEndTests.withClient(of: server, configuration: ClientEndToEndTests.patientSwitch) {
+                client in
                 let flood = Task {
                     while !Task.isCancelled {
                         _ = try await client.publish([testLocation("a"), testLocation("b")])

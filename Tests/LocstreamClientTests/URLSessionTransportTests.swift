@@ -3,7 +3,7 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// The Foundation transport, where `URLSessionWebSocketTask` works.
     @Suite("URLSessionWebSocketTask transport")
     struct URLSessionTransportTests {

@@ -2,14 +2,14 @@ import LocstreamClient
 import TestSupport
 import Testing
 
-extension ClientEndToEnd {
+extension ClientEndToEndTests {
     /// Ending an iteration ends the subscription on the server.
     @Suite("ending a sequence unsubscribes")
     struct UnsubscribeTests {
         @Test("break, or the task cancelled: the server's subscriptions go back to 0, the connection stays")
         func endsSubscription() async throws {
             let server = try await ServerHarness()
-            try await ClientEndToEnd.withClient(of: server) { client in
+            try await ClientEndToEndTests.withClient(of: server) { client in
                 _ = try await client.publish([testLocation("a")])
                 _ = try await client.locations(of: ["a"]).collect(until: \.endsOpening)
                 #expect(await server.metric("locstream_subscriptions", reaches: 0), "after a break")
@@ -28,7 +28,7 @@ extension ClientEndToEnd {
         @Test("ten sequences at once hold ten subscriptions on ten connections; cancelling them all leaves none")
         func cancelEvery() async throws {
             let server = try await ServerHarness()
-            try await ClientEndToEnd.withClient(of: server) { client in
+            try await ClientEndToEndTests.withClient(of: server) { client in
                 let devices = (0..<10).map { "c-\($0)" }
                 let watching = devices.map { device in
                     Task { for try await _ in client.locations(of: [device]) {} }

@@ -7,7 +7,7 @@ import WebSocketTransport
 
 /// The library against a real `stream-server` on a loopback port, one test at a time (each
 /// starts server processes; the machine has two cores).
-@Suite(.serialized) enum ClientEndToEnd {
+@Suite(.serialized) enum ClientEndToEndTests {
     /// Runs `body` with a `LocstreamClient` on the lws transport, connecting to `server`'s
     /// `/v1/stream` (by port: a server restarted on the same port is reached again).
     static func withClient<Result>(
