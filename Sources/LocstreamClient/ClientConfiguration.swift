@@ -15,6 +15,10 @@ public struct ClientConfiguration: Sendable {
     public var switchWindow: Duration = .milliseconds(50)
     /// How long an idle connection is kept open for the next sequence before it is closed.
     public var idleTimeout: Duration = .seconds(30)
+    /// How many updates may wait for a sequence's iterator. Past it the connection is not
+    /// read until the iterator catches up, and the server, seeing a slow consumer, conflates
+    /// (or, with `--slow-consumer disconnect`, closes and the sequence reconnects).
+    public var bufferLimit = 4096
     /// The largest `publish` frame sent; longer lists go in several. The server's default
     /// `--max-message-bytes` is 65536.
     public var maxPublishBytes = 60_000

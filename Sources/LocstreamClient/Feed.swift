@@ -7,6 +7,10 @@ import Synchronization
 /// Every element is yielded under the feed's lock after checking that it has not ended, and
 /// `end()` marks it ended under the same lock before the connection can go to another
 /// sequence: so no element of an ended sequence follows the start of the next one.
+///
+/// The buffer between the feed and the iterating task is bounded: once `bufferLimit` updates
+/// wait in it, the connection's reader stops reading (`waitForRoom`), the transport's own
+/// bounded queue fills, and the server treats the sequence as a slow consumer (it conflates).
 final class Feed: Sendable {
     /// The subscription id, unique within the client.
     let sub: String
@@ -26,6 +30,10 @@ final class Feed: Sendable {
         /// The opening (snapshot or replay) frames still to come, while they come.
         var opening: Int?
         var attempt = 0
+        /// Updates yielded and not yet taken by the iterator.
+        var buffered = 0
+        /// The connection's reader, waiting for the buffer to drain.
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// What `adopt` made of a connection.
@@ -55,16 +63,18 @@ final class Feed: Sendable {
     /// Ends the sequence: stops reconnecting and hands the connection back to the client,
     /// which switches it to the next sequence or unsubscribes. Safe to call more than once.
     func end(failure: LocstreamError? = nil) {
-        let held = state.withLock { state -> (Link?, Task<Void, Never>?)? in
+        let held = state.withLock { state -> (Link?, Task<Void, Never>?, [CheckedContinuation<Void, Never>])? in
             guard !state.ended else { return nil }
             state.ended = true
             defer {
                 state.link = nil
                 state.connecting = nil
+                state.roomWaiters = []
             }
-            return (state.link, state.connecting)
+            return (state.link, state.connecting, state.roomWaiters)
         }
-        guard let (link, connecting) = held else { return }
+        guard let (link, connecting, roomWaiters) = held else { return }
+        for waiter in roomWaiters { waiter.resume() }
         connecting?.cancel()
         if let link { client.park(link, from: self) }
         if let failure { continuation.yield(.failure(failure)) }
@@ -83,14 +93,14 @@ final class Feed: Sendable {
                 state.opening = count
                 if count == 0 { finishOpening(&state) }
             case .loc(let sub, let location) where sub == self.sub:
-                if state.tracker.admit(location) { continuation.yield(.success(.location(location))) }
+                if state.tracker.admit(location) { yield(.location(location), &state) }
                 // The opening's count includes a repeat the tracker drops.
                 if let remaining = state.opening {
                     state.opening = remaining - 1
                     if remaining <= 1 { finishOpening(&state) }
                 }
             case .leave(let sub, let device) where sub == self.sub:
-                continuation.yield(.success(.left(device: device)))
+                yield(.left(device: device), &state)
             case .unsubscribed(let sub) where sub == self.sub:
                 failure = .endedByServer
             case .error(let error) where error.failedOp == "subscribe":
@@ -112,11 +122,39 @@ final class Feed: Sendable {
         }
     }
 
+    /// Returns once the buffer has room, or the feed has ended.
+    func waitForRoom() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                guard !state.ended, state.buffered >= client.configuration.bufferLimit else { return true }
+                state.roomWaiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The iterator took one update from the buffer.
+    func taken() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.buffered -= 1
+            guard state.buffered < client.configuration.bufferLimit else { return [] }
+            defer { state.roomWaiters = [] }
+            return state.roomWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func yield(_ update: LocationUpdate, _ state: inout State) {
+        continuation.yield(.success(update))
+        state.buffered += 1
+    }
+
     private func finishOpening(_ state: inout State) {
         state.opening = nil
         let update: LocationUpdate = state.resuming ? .resumed(gaps: state.tracker.finishResume()) : .snapshotEnd
         state.resuming = false
-        continuation.yield(.success(update))
+        yield(update, &state)
     }
 
     /// Finds a connection and subscribes on it, waiting first (and between failed attempts)
@@ -171,7 +209,7 @@ final class Feed: Sendable {
 
     private func emit(_ update: LocationUpdate) {
         state.withLock { state in
-            if !state.ended { continuation.yield(.success(update)) }
+            if !state.ended { yield(update, &state) }
         }
     }
 }

@@ -108,7 +108,11 @@ final class Link: Sendable {
     }
 
     private func read() async {
-        while let bytes = await connection.receive() { handle(bytes) }
+        while let bytes = await connection.receive() {
+            handle(bytes)
+            // A sequence that is not keeping up stops the reading, so no queue grows unbounded.
+            await state.withLock { $0.owner }?.waitForRoom()
+        }
         let (owner, publishes) = state.withLock { state in
             state.closed = true
             defer {

@@ -44,7 +44,9 @@ public struct LocationUpdates: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(LocstreamError)
             -> LocationUpdate?
         {
-            try await base.next(isolation: actor)?.get()
+            guard let update = try await base.next(isolation: actor)?.get() else { return nil }
+            lease.feed.taken()
+            return update
         }
     }
 

@@ -12,10 +12,11 @@ struct ScriptedServerTests {
 
     /// A client on `transport` whose reconnects wait a millisecond at most.
     static func client(
-        _ transport: ScriptedTransport, switchWindow: Duration = .milliseconds(1),
+        _ transport: ScriptedTransport, switchWindow: Duration = .milliseconds(1), bufferLimit: Int = 4096,
         tokens: ClientConfiguration.TokenProvider? = nil
     ) -> LocstreamClient {
         var configuration = ClientConfiguration(tokenProvider: tokens)
+        configuration.bufferLimit = bufferLimit
         configuration.reconnect = ReconnectPolicy(initial: .milliseconds(1), cap: .milliseconds(1))
         configuration.switchWindow = switchWindow
         return LocstreamClient(transport: transport, configuration: configuration)
@@ -182,5 +183,31 @@ extension ScriptedServerTests {
         let refusal = ProtocolError(.forbidden, "no", failedOp: "publish")
         connection.deliver(.error(refusal))
         await #expect(throws: LocstreamError.forbidden(refusal)) { try await refused.value }
+    }
+}
+
+extension ScriptedServerTests {
+    @Test("a full buffer stops the reading until the iterator takes; every location still comes, in order")
+    func backpressure() async throws {
+        let limit = 4
+        let client = Self.client(transport, bufferLimit: limit)
+        var updates = client.locations(of: ["a"]).makeAsyncIterator()
+        let connection = try #require(await transport.opened.next())
+        let sub = try #require(Self.sub(of: await connection.nextSent()))
+        connection.deliver(.subscribed(sub: sub, restarted: false, snapshot: 0))
+        for seq in 1...50 { connection.deliver(.loc(sub: sub, location: Self.located("a", UInt64(seq)))) }
+        // Whatever the reader's pace, it must stop at the limit and stay there: a correct
+        // reader passes whenever this looks; a reader that runs on is caught once it has had
+        // 20 ms to do so.
+        while connection.received < limit { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(connection.received == limit, "the reader stops once \(limit) updates wait")
+        var taken: [LocationUpdate] = []
+        while taken.count < 51, let update = try await updates.next() {
+            taken.append(update)
+            // A frame is read, then the reader waits while `limit` updates are buffered.
+            #expect(connection.received <= taken.count + limit, "read ahead of the iterator by more than the limit")
+        }
+        #expect(taken == [.snapshotEnd] + (1...50).map { .location(Self.located("a", UInt64($0))) })
     }
 }

@@ -36,6 +36,7 @@ final class ScriptedConnection: LocstreamConnection {
     /// Every message the client sent, decoded.
     let sent = Mailbox<ClientMessage>()
     private let inbound = Mailbox<[UInt8]>()
+    private let receivedCount = Mutex(0)
 
     init(token: String?) { self.token = token }
 
@@ -55,7 +56,14 @@ final class ScriptedConnection: LocstreamConnection {
         if let message = try? ClientMessage.decode(text) { sent.post(message) }
     }
 
-    func receive() async -> [UInt8]? { await inbound.next() }
+    /// How many frames the client has read so far.
+    var received: Int { receivedCount.withLock { $0 } }
+
+    func receive() async -> [UInt8]? {
+        let frame = await inbound.next()
+        if frame != nil { receivedCount.withLock { $0 += 1 } }
+        return frame
+    }
 
     func close() { inbound.end() }
 }
