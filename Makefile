@@ -77,10 +77,10 @@ test-poll: deps deploy-tools
 	LOCSTREAM_TEST_EVENT_LOOP=poll swift test --skip-build --filter 'EndToEnd|DeployArtefact'
 
 lint:
-	swift format lint --strict --recursive Sources Plugins Tests Package.swift
+	swift format lint --strict --recursive Sources Plugins Tests Examples Package.swift
 
 format:
-	swift format format --in-place --recursive Sources Plugins Tests Package.swift
+	swift format format --in-place --recursive Sources Plugins Tests Examples Package.swift
 
 ## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see.
 tsan: deps deploy-tools

@@ -13,10 +13,15 @@ import PackageDescription
 /// ThreadSanitizer can see (see `Sources/Locking`). `make tsan` sets it.
 let package = Package(
     name: "locstream",
+    // `LocstreamClient` uses `Synchronization.Mutex`; elsewhere the package is Linux-only.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "LocstreamClient", targets: ["LocstreamClient"]),
+        .library(name: "LocstreamClientLWS", targets: ["LocstreamClientLWS"]),
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
+        .executable(name: "follow", targets: ["FollowExample"]),
     ],
     targets: [
         .systemLibrary(name: "CWebsockets", pkgConfig: "libwebsockets"),
@@ -34,6 +39,14 @@ let package = Package(
         .target(
             name: "WebSocketTransport", dependencies: ["CLibev", "CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
+        // The client library apps build on: the protocol module and Foundation only, no C.
+        .target(name: "LocstreamClient", dependencies: ["LocstreamProtocol"]),
+        // Its libwebsockets transport, for Linux and servers.
+        .target(name: "LocstreamClientLWS", dependencies: ["LocstreamClient", "WebSocketTransport"]),
+        // The smallest program on the library, built with everything so that it keeps compiling.
+        .executableTarget(
+            name: "FollowExample", dependencies: ["LocstreamClient", "LocstreamClientLWS", "WebSocketTransport"],
+            path: "Examples/follow"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
         .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
@@ -56,8 +69,8 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "BuildInfo", "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability",
-                "OptionParsing", "ProcessLifecycle",
+                "BuildInfo", "LoadBench", "LocstreamClient", "LocstreamClientLWS", "WebSocketTransport",
+                "LocstreamProtocol", "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
             ]
         ),
         // What the test targets share: JWT minting, SplitMix, temporary directories, the
@@ -80,13 +93,21 @@ let package = Package(
             name: "RedisBrokerTests", dependencies: ["RedisBroker", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["Client", "LoadBench", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
+            dependencies: [
+                "Client", "LoadBench", "LocstreamClient", "LocstreamProtocol", "OptionParsing", "WebSocketTransport",
+            ]),
         .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "TestSupport"]
         ),
         .testTarget(name: "DeployArtefactTests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "LocstreamClientTests",
+            dependencies: [
+                "LocstreamClient", "LocstreamClientLWS", "LocstreamProtocol", "TestSupport", "WebSocketTransport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -128,11 +128,12 @@ public final class StreamSession {
         if let refusal = node.ingest.admit(locations.count, from: identity) { throw refusal.error }
     }
 
-    /// Publishes through the node's ingest; `published` answers when `ack` is asked.
+    /// Publishes through the node's ingest; `published` (with the assigned `seqs`) answers
+    /// when `ack` is asked.
     private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
         do throws(PublishFailure) {
-            let count = try await node.ingest.publish(locations, confirmed: ack).count
-            if ack { sink.sendControl(ServerMessage.published(count: count).encoded()) }
+            let stored = try await node.ingest.publish(locations, confirmed: ack)
+            if ack { sink.sendControl(PublishAck(seqs: stored.map(\.location.seq)).encoded()) }
         } catch {
             throw error.error
         }
@@ -144,7 +145,8 @@ public final class StreamSession {
         try authenticate(token, replying: true)
     }
 
-    /// Until a valid token arrives, only `auth` and `ping` are allowed.
+    /// Until a valid token arrives, only `auth` and `ping` are allowed. The refusal names the
+    /// op, so a client that has several requests in flight knows which one failed.
     private func checkAuthenticated(for message: ClientMessage) throws(ProtocolError) {
         guard node.gate.access.requiresToken, claims == nil else { return }
         switch message {

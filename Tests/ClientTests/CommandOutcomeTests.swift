@@ -1,22 +1,30 @@
-import LocstreamProtocol
+import LocstreamClient
 import Testing
-import WebSocketTransport
 
 @testable import Client
 
-/// A text message of `text`, as the server would send it.
-private func message(_ text: String) -> InboundMessage { InboundMessage(bytes: Array(text.utf8)) }
-
-/// How `publish` and `simulate` read the server's answers and sum them up.
+/// How `publish` and `simulate` report what the server answered.
 @Suite("command outcomes")
 struct CommandOutcomeTests {
-    @Test("publish outcomes: published and error answer the publish, other frames do not")
-    func publishOutcome() {
-        #expect(PublishCommand.outcome(of: message(#"{"op":"published","count":1}"#)) == .published(count: 1))
-        let refusal = message(#"{"op":"error","code":"forbidden","message":"no","failed_op":"publish"}"#)
-        #expect(PublishCommand.outcome(of: refusal) == .refused(ProtocolError(.forbidden, "no", failedOp: "publish")))
-        #expect(PublishCommand.outcome(of: message(#"{"op":"welcome","conn":"c","node":"n","proto":1}"#)) == nil)
-        #expect(PublishCommand.outcome(of: message("not json")) == nil)
+    @Test("publish outcomes: the line that reports each, and whether it succeeded")
+    func publishOutcome() throws {
+        let settings = try PublishSettings(
+            arguments: ["ws://127.0.0.1:1/v1/stream", "--device", "veh-1", "--lat", "1", "--lon", "2", "--ts", "7"])
+        let refusal = ProtocolError(.forbidden, "no", failedOp: "publish")
+        let cases: [(PublishCommand.Outcome, String, Bool)] = [
+            (.success([42]), "published 1 location for veh-1 (ts 7)", true),
+            (.failure(.forbidden(refusal)), "publish refused: forbidden: no", false),
+            (.failure(.connectionLost("closed")), "publish: the connection closed before the server answered", false),
+            (
+                .failure(.cannotConnect("refused")), "publish: cannot connect to ws://127.0.0.1:1/v1/stream: refused",
+                false
+            ),
+            (nil, "publish: no answer within 10.0 seconds", false),
+        ]
+        for (outcome, line, succeeded) in cases {
+            let report = PublishCommand.report(outcome, settings: settings)
+            #expect(report.line == line && report.succeeded == succeeded, "\(String(describing: outcome))")
+        }
     }
 
     @Test("the simulation summary")

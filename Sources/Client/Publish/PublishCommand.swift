@@ -1,19 +1,10 @@
-import LocstreamProtocol
-import WebSocketTransport
+import LocstreamClient
 
-/// `stream-client publish`: sends one location with `ack:true` and waits for the answer.
+/// `stream-client publish`: publishes one location through `LocstreamClient` and waits for
+/// its ack.
 struct PublishCommand: Sendable {
-    /// How the wait for the answer ended.
-    enum Outcome: Sendable, Equatable {
-        /// `published{count}` arrived.
-        case published(count: Int)
-        /// An `error` frame arrived.
-        case refused(ProtocolError)
-        /// The connection closed first; the peer's close code, if it sent one.
-        case closed(code: UInt16?)
-        /// Nothing arrived in time.
-        case timedOut
-    }
+    /// How the publish ended: the seqs, the library's error, or nil when no answer came in time.
+    typealias Outcome = Result<[UInt64], LocstreamError>?
 
     /// What to publish, and where.
     let settings: PublishSettings
@@ -27,66 +18,47 @@ struct PublishCommand: Sendable {
             Console.error("publish: \(error)")
             return ExitStatus.failure
         }
-        let status = await publish(with: connector)
-        await connector.shutdown()
-        return status
-    }
-
-    private func publish(with connector: Connector) async -> Int32 {
-        let connection: WebSocketConnection
-        do {
-            connection = try await connector.connect()
-        } catch {
-            Console.error("publish: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
-            return ExitStatus.failure
-        }
-        let frame = ClientMessage.publish([settings.location], ack: true).encoded()
-        connection.send(OutboundFrame(body: frame))
-        let outcome = await Self.awaitReply(on: connection, timeout: settings.connection.timeout)
-        switch outcome {
-        case .published(let count):
-            Console.out("published \(count) location for \(settings.location.device) (ts \(settings.location.ts))")
-            await Connector.closeGracefully(connection)
-            return ExitStatus.success
-        case .refused(let error):
-            Console.error("publish refused: \(error.code.rawValue): \(error.message)")
-            await Connector.closeGracefully(connection)
-            return ExitStatus.failure
-        case .closed(let code):
-            Console.error("publish: the connection closed before the server answered" + CloseText.suffix(code))
-            return ExitStatus.failure
-        case .timedOut:
-            Console.error("publish: no answer within \(settings.connection.timeout)")
-            connection.close(code: 1000)
-            return ExitStatus.failure
-        }
-    }
-
-    /// Reads `connection` until `published` or `error` arrives, it closes, or `timeout` passes.
-    static func awaitReply(on connection: WebSocketConnection, timeout: Duration) async -> Outcome {
-        await withTaskGroup(of: Outcome?.self) { group in
+        let client = connector.locstreamClient()
+        let location = settings.location
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                for await message in connection.messages {
-                    if let outcome = outcome(of: message) { return outcome }
+                do throws(LocstreamError) {
+                    return .success(try await client.publish([location]))
+                } catch {
+                    return .failure(error)
                 }
-                return Task.isCancelled ? nil : .closed(code: connection.peerClose?.code)
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut
+                try? await Task.sleep(for: settings.connection.timeout)
+                return nil
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first ?? .timedOut
+            return first
         }
+        let (line, succeeded) = Self.report(outcome, settings: settings)
+        if succeeded { Console.out(line) } else { Console.error(line) }
+        client.closeIdleConnections()
+        await connector.shutdown()
+        return succeeded ? ExitStatus.success : ExitStatus.failure
     }
 
-    /// What a frame means for a publish waiting for its ack; nil for frames that do not answer it.
-    static func outcome(of message: InboundMessage) -> Outcome? {
-        switch try? ServerMessage.decode(message.bytes) {
-        case .published(let count): .published(count: count)
-        case .error(let error): .refused(error)
-        default: nil
+    /// The line that reports `outcome`, and whether the publish succeeded.
+    static func report(_ outcome: Outcome, settings: PublishSettings) -> (line: String, succeeded: Bool) {
+        switch outcome {
+        case .success(let seqs)?:
+            ("published \(seqs.count) location for \(settings.location.device) (ts \(settings.location.ts))", true)
+        case .failure(.cannotConnect(let why))?:
+            ("publish: cannot connect to \(settings.connection.url): \(why)", false)
+        case .failure(.connectionLost)?:
+            ("publish: the connection closed before the server answered", false)
+        case .failure(let error)?:
+            (
+                "publish refused: " + (error.serverError.map { "\($0.code.rawValue): \($0.message)" } ?? "\(error)"),
+                false
+            )
+        case nil:
+            ("publish: no answer within \(settings.connection.timeout)", false)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import LocstreamClient
 import LocstreamProtocol
 import ProcessLifecycle
 import WebSocketTransport

@@ -1,3 +1,5 @@
+import LocstreamClient
+import LocstreamClientLWS
 import Observability
 import WebSocketTransport
 
@@ -27,6 +29,12 @@ struct Connector: Sendable {
         let connection = try await client.connect(to: settings.url, options: settings.connectOptions)
         logger.debug("connected", ["url": settings.url, "connection": connection.id])
         return connection
+    }
+
+    /// A `LocstreamClient` on this connector's lws client, with the same URL, token, TLS
+    /// trust and connect timeout.
+    func locstreamClient() -> LocstreamClient {
+        LocstreamClient(transport: LWSTransport(client: client, url: settings.url, options: settings.connectOptions))
     }
 
     /// Closes every connection and stops the service thread.

@@ -1,15 +1,14 @@
-import LocstreamProtocol
-
-/// Encodes locations as `publish` messages (`ack:true`) that each fit the server's message
-/// limit: a message over it would be closed with 1009, whatever the count.
-enum PublishFrames {
-    /// `locations`, in order, as publish messages of at most `maxBytes` each, with the number
-    /// of locations in each. A single location larger than that still gets a message of its own.
-    static func encode(_ locations: [Location], maxBytes: Int) -> [(bytes: [UInt8], count: Int)] {
+/// Encodes locations as `publish` frames (with `ack`) that the server accepts: at most
+/// `ProtocolLimits.maxLocationsPerPublish` locations and `maxBytes` bytes each. A larger
+/// frame would be closed with 1009, whatever its count. `stream-client simulate` uses it too.
+package enum PublishFrames {
+    /// `locations`, in order, as frames with the number of locations in each. A single
+    /// location larger than `maxBytes` still gets a frame of its own.
+    package static func encode(_ locations: [Location], maxBytes: Int) -> [(bytes: [UInt8], count: Int)] {
         var frames: [(bytes: [UInt8], count: Int)] = []
         var rest = locations[...]
         while !rest.isEmpty {
-            var count = rest.count
+            var count = min(rest.count, ProtocolLimits.maxLocationsPerPublish)
             while true {
                 let frame = ClientMessage.publish(Array(rest.prefix(count)), ack: true).encoded()
                 if frame.count <= maxBytes || count == 1 {

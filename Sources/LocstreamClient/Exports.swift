@@ -1,0 +1,3 @@
+// The API speaks in the protocol's types (`Location`, `Area`, `ProtocolError`…): an app that
+// imports LocstreamClient gets them without importing LocstreamProtocol itself.
+@_exported import LocstreamProtocol

@@ -1,0 +1,61 @@
+/// The updates of one subscription, as an `AsyncSequence`.
+///
+/// Iterating starts the subscription; ending the iteration (a `break`, a thrown error, the
+/// task cancelled, as when a `.task(id:)` restarts) ends it: the connection goes to the next
+/// sequence that starts, as a switch, or sends `unsubscribe` after the client's
+/// `switchWindow`. Each iteration is a subscription of its own.
+public struct LocationUpdates: AsyncSequence, Sendable {
+    /// What happened.
+    public typealias Element = LocationUpdate
+    /// Why the sequence ended early.
+    public typealias Failure = LocstreamError
+
+    let client: LocstreamClient
+    let target: SubscriptionTarget
+    let options: SubscriptionOptions
+
+    /// Starts the subscription.
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<LocationUpdate, LocstreamError>.self)
+        let feed = Feed(
+            request: options.request(sub: client.nextSubID(), target: target), client: client,
+            continuation: continuation)
+        continuation.onTermination = { _ in feed.end() }
+        feed.start()
+        return Iterator(base: stream.makeAsyncIterator(), lease: Lease(feed: feed))
+    }
+
+    /// Iterates the updates; the subscription ends when the iterator goes away.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var base: AsyncStream<Result<LocationUpdate, LocstreamError>>.Iterator
+        private let lease: Lease
+
+        init(base: AsyncStream<Result<LocationUpdate, LocstreamError>>.Iterator, lease: Lease) {
+            self.base = base
+            self.lease = lease
+        }
+
+        /// The next update; nil once the task is cancelled; throws what ended the subscription.
+        public mutating func next() async throws(LocstreamError) -> LocationUpdate? {
+            try await next(isolation: nil)
+        }
+
+        /// The next update, on the caller's actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(LocstreamError)
+            -> LocationUpdate?
+        {
+            guard let update = try await base.next(isolation: actor)?.get() else { return nil }
+            lease.feed.taken()
+            return update
+        }
+    }
+
+    /// Ends the feed when the last copy of its iterator goes away (a `break` drops it).
+    final class Lease: Sendable {
+        let feed: Feed
+
+        init(feed: Feed) { self.feed = feed }
+
+        deinit { feed.end() }
+    }
+}

@@ -1,0 +1,22 @@
+/// Opens WebSocket connections to one locstream server (`/v1/stream`, sub-protocol
+/// `locstream.v1`). `LocstreamClient` is written against this, so an app picks the
+/// implementation: `URLSessionTransport`, or the libwebsockets one in `LocstreamClientLWS`.
+public protocol LocstreamTransport: Sendable {
+    /// Opens one connection, sending `token` (when given) as `Authorization: Bearer …` on the
+    /// upgrade; returns once the WebSocket is open.
+    func connect(token: String?) async throws -> any LocstreamConnection
+}
+
+/// One open WebSocket connection, as a transport hands it out.
+public protocol LocstreamConnection: Sendable {
+    /// Queues one text frame without waiting; frames are written in the order they were queued.
+    /// A frame queued after the connection ended is dropped.
+    func send(_ text: [UInt8])
+
+    /// The next message received; nil once the connection has ended, for whatever reason.
+    /// Only one task reads a connection.
+    func receive() async -> [UInt8]?
+
+    /// Closes the connection normally (1000); `receive` then returns nil.
+    func close()
+}
