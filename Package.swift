@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "BuildInfo", "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability",
+                "Auth", "BuildInfo", "LoadBench", "WebSocketTransport", "LocstreamProtocol", "Locking", "Observability",
                 "OptionParsing", "ProcessLifecycle",
             ]
         ),
@@ -80,7 +80,7 @@ let package = Package(
             name: "RedisBrokerTests", dependencies: ["RedisBroker", "StreamCore", "LocstreamProtocol", "Observability"]),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["Client", "LoadBench", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
+            dependencies: ["Auth", "Client", "LoadBench", "LocstreamProtocol", "OptionParsing", "WebSocketTransport"]),
         .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(
             name: "EndToEndTests",
