@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "BuildInfo", "LoadBench", "LocstreamClient", "LocstreamClientLWS", "WebSocketTransport",
+                "Auth", "BuildInfo", "LoadBench", "LocstreamClient", "LocstreamClientLWS", "WebSocketTransport",
                 "LocstreamProtocol", "Locking", "Observability", "OptionParsing", "ProcessLifecycle",
             ]
         ),
@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "ClientTests",
             dependencies: [
-                "Client", "LoadBench", "LocstreamClient", "LocstreamProtocol", "OptionParsing", "WebSocketTransport",
+                "Auth", "Client", "LoadBench", "LocstreamClient", "LocstreamProtocol", "OptionParsing",
+                "WebSocketTransport",
             ]),
         .testTarget(name: "LoadBenchTests", dependencies: ["LoadBench", "Locking", "LocstreamProtocol"]),
         .testTarget(

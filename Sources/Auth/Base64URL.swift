@@ -1,4 +1,5 @@
-/// Strict base64url decoding without padding (RFC 7515 §2 and Appendix C).
+/// Base64url without padding (RFC 7515 §2 and Appendix C): strict decoding, and the
+/// encoding that signing writes.
 ///
 /// Only `A–Z a–z 0–9 - _` are accepted: no `=`, no whitespace, no `+` or `/`. A length
 /// of 1 modulo 4 and non-zero unused trailing bits are refused too, so every byte string
@@ -35,4 +36,25 @@ enum Base64URL {
         default: nil
         }
     }
+
+    /// `bytes` as unpadded base64url: the one encoding `decode` accepts for them.
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in bytes {
+            accumulator = (accumulator << 8) | UInt32(byte)
+            bits += 8
+            while bits >= 6 {
+                bits -= 6
+                output.append(alphabet[Int((accumulator >> UInt32(bits)) & 0x3F)])
+            }
+        }
+        if bits > 0 { output.append(alphabet[Int((accumulator << UInt32(6 - bits)) & 0x3F)]) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The 64 characters, by value.
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

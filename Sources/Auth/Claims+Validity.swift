@@ -6,7 +6,7 @@ extension Claims {
     /// Valid while `now < exp + leeway`, from `nbf - leeway` on, and when `iat` is no more
     /// than `leeway` in the future. Compared as doubles: an `Int64` always converts to a
     /// `Double` (the other way round can trap), and a second's rounding at 2^53 s is moot.
-    func checkValidity(at now: Date, leeway: TimeInterval) throws(AuthError) {
+    public func checkValidity(at now: Date, leeway: TimeInterval) throws(AuthError) {
         let now = now.timeIntervalSince1970
         if let notBeforeSeconds, now + leeway < TimeInterval(notBeforeSeconds) {
             throw AuthError(.notYetValid, "the token is not valid yet (nbf is in the future)")

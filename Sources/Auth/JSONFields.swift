@@ -30,6 +30,9 @@ struct JSONFields {
         self.members = members
     }
 
+    /// The whole object.
+    var object: JSONValue { .object(members) }
+
     /// Whether `name` is present with a non-null value.
     func contains(_ name: String) -> Bool {
         value(name) != nil

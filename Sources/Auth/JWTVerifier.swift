@@ -34,6 +34,17 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Throws: `AuthError`, whose message never contains the token.
     public func verify(token: String, now: Date) throws(AuthError) -> Claims {
+        let claims = try signedClaims(token: token)
+        try claims.checkValidity(at: now, leeway: leewaySeconds)
+        return claims
+    }
+
+    /// `verify` without the time claims: the claims of `token` once its form, header and
+    /// signature are checked, whenever it expires (`stream-client token inspect` reports
+    /// the signature and the times apart).
+    ///
+    /// - Throws: `AuthError`, whose message never contains the token.
+    public func signedClaims(token: String) throws(AuthError) -> Claims {
         let jws = try CompactJWS(token)
         let header = try JSONFields(json: jws.header, part: "header")
         try checkHeader(header)
@@ -41,9 +52,7 @@ public struct JWTVerifier: Sendable {
             throw AuthError(
                 .badSignature, "the signature does not verify with the configured \(algorithm.rawValue) key")
         }
-        let claims = try Claims(payload: JSONFields(json: jws.payload, part: "payload"))
-        try claims.checkValidity(at: now, leeway: leewaySeconds)
-        return claims
+        return try Claims(payload: JSONFields(json: jws.payload, part: "payload"))
     }
 
     /// Refuses every algorithm but the configured one, and any `crit` extension (none is

@@ -34,7 +34,7 @@ enum StreamClient {
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            Console.text(command.help)
+            Console.text(command.help(arguments: rest))
             return ExitStatus.success
         }
         do {
@@ -51,6 +51,12 @@ enum StreamClient {
             case .bench:
                 let settings = try BenchSettings(arguments: rest, environment: environment)
                 return await BenchCommand(settings: settings).run()
+            case .token where rest.first == "inspect":
+                return InspectCommand(
+                    settings: try InspectSettings(arguments: Array(rest.dropFirst()), environment: environment)
+                ).run()
+            case .token:
+                return TokenCommand(settings: try TokenSettings(arguments: rest, environment: environment)).run()
             }
         } catch {
             Console.error("\(command.rawValue): \(error)")
@@ -62,7 +68,7 @@ enum StreamClient {
     static var help: String {
         let width = (Subcommand.allCases.map(\.rawValue.count).max() ?? 0) + 4
         var lines = [
-            "Usage: stream-client SUBCOMMAND URL [options]", "",
+            "Usage: stream-client SUBCOMMAND URL [options]", "       stream-client token [inspect] [options]", "",
             "A command-line client for locstream: watch, publish and simulate live device locations.", "",
             "Subcommands:",
         ]
@@ -72,7 +78,7 @@ enum StreamClient {
         }
         lines += [
             "",
-            "Options every subcommand takes:",
+            "Options every subcommand but token takes:",
         ]
         let labels = ConnectionSettings.specs.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
         let labelWidth = (labels.map(\.count).max() ?? 0) + 2

@@ -27,6 +27,8 @@ struct ServerProcess {
             logger: logger.named("stream"), limits: settings.limits, access: settings.access)
         let readiness = Readiness { broker.isReachable }
         metrics.registry.gauge("hub_entries", help: "Subscriber registrations in the hub.") { node.hub.entryCount }
+        let connectionLimit = settings.transport.maxConnections
+        metrics.registry.gauge("max_connections", help: "The --max-connections limit.") { connectionLimit }
         metrics.registry.gauge("broker_up", help: "1 when the broker is reachable, else 0.") {
             broker.isReachable ? 1 : 0
         }

@@ -29,16 +29,13 @@ enum TokenFactory {
     /// An RS256 token: RSASSA-PKCS1-v1_5 made by `openssl dgst -sign`.
     static func rs256(_ payload: String, key: TestKeys.KeyPair, header: String = rs256Header) throws -> String {
         let input = signingInput(header: header, payload: payload)
-        let signature = try OpenSSLTool.run(
-            ["dgst", "-sha256", "-sign", key.privateKeyPath, "-binary"], input: Array(input.utf8))
-        return input + "." + base64URL(signature)
+        return input + "." + base64URL(try JWTMint.signature(of: input, privateKeyPath: key.privateKeyPath))
     }
 
     /// An ES256 token: `openssl dgst -sign` makes a DER signature, turned into raw `r || s`.
     static func es256(_ payload: String, key: TestKeys.KeyPair, header: String = es256Header) throws -> String {
         let input = signingInput(header: header, payload: payload)
-        let der = try OpenSSLTool.run(
-            ["dgst", "-sha256", "-sign", key.privateKeyPath, "-binary"], input: Array(input.utf8))
+        let der = try JWTMint.signature(of: input, privateKeyPath: key.privateKeyPath)
         return input + "." + base64URL(try DERSignature.raw(fromDER: der))
     }
 

@@ -25,4 +25,10 @@ package enum JWTMint {
             ["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:\(hexKey)", "-binary"], input: Array(input.utf8))
         return input + "." + base64URL(mac)
     }
+
+    /// `openssl dgst -sha256 -sign` of `input` with the PEM private key at `privateKeyPath`:
+    /// an RS256 signature for an RSA key, a DER-encoded ECDSA one for an EC key.
+    package static func signature(of input: String, privateKeyPath: String) throws -> [UInt8] {
+        try OpenSSLTool.run(["dgst", "-sha256", "-sign", privateKeyPath, "-binary"], input: Array(input.utf8))
+    }
 }
