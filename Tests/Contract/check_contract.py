@@ -1,0 +1,145 @@
+"""Checks locstream's machine-readable contract (docs/schema, docs/openapi.json, docs/asyncapi.json).
+
+`check_contract.py documents` checks the documents themselves: every schema against the
+draft 2020-12 meta-schema, docs/openapi.json with openapi-spec-validator, docs/asyncapi.json
+for its version, and that every $ref reachable from either resolves.
+
+`check_contract.py instances` reads JSON lines from stdin, one instance each:
+  {"label": ..., "schema": "server-message.json", "valid": true, "instance": ...}
+  {"label": ..., "openapi": ["post", "/v1/locations", "202"], "instance": ...}
+and checks each against the schema file, or against the OpenAPI response body schema of that
+operation and status; "valid": false expects a failure. It prints every mismatch.
+
+Both exit 1 on any failure. They read nothing but files below docs/.
+"""
+
+import json
+import pathlib
+import sys
+
+import jsonschema
+import referencing
+import referencing.jsonschema
+from jsonschema.exceptions import best_match
+
+DOCS = pathlib.Path(__file__).resolve().parent.parent.parent / "docs"
+SCHEMAS = DOCS / "schema"
+
+
+def retrieve(uri):
+    """Loads a file: URI below docs/ as a draft 2020-12 resource; nothing else is fetched."""
+    path = pathlib.Path(uri.removeprefix("file://")).resolve()
+    if not uri.startswith("file://") or DOCS not in path.parents:
+        raise referencing.exceptions.NoSuchResource(ref=uri)
+    return referencing.Resource.from_contents(
+        json.loads(path.read_text()), default_specification=referencing.jsonschema.DRAFT202012
+    )
+
+
+REGISTRY = referencing.Registry(retrieve=retrieve)
+
+
+def validator(uri):
+    """A draft 2020-12 validator of the schema at `uri` (a file URI, with a fragment if any)."""
+    return jsonschema.Draft202012Validator({"$ref": uri}, registry=REGISTRY)
+
+
+def pointer_token(text):
+    return text.replace("~", "~0").replace("/", "~1")
+
+
+def check_instance(line):
+    """The failures of one instance line (an empty list when it passes)."""
+    entry = json.loads(line)
+    label = entry.get("label", "")
+    if "openapi" in entry:
+        method, path, status = entry["openapi"]
+        pointer = "/".join(
+            ["paths", pointer_token(path), method, "responses", status, "content", "application~1json", "schema"]
+        )
+        uri = (DOCS / "openapi.json").as_uri() + "#/" + pointer
+    else:
+        uri = (SCHEMAS / entry["schema"]).as_uri()
+    try:
+        errors = list(validator(uri).iter_errors(entry["instance"]))
+    except referencing.exceptions.Unresolvable as error:
+        return [f"{label}: {uri} does not resolve: {error}"]
+    if entry.get("valid", True):
+        return [f"{label}: {best_match(errors).message} in {json.dumps(entry['instance'])}"] if errors else []
+    return [] if errors else [f"{label}: expected invalid against {uri}: {json.dumps(entry['instance'])}"]
+
+
+def refs(node):
+    """Every $ref value in a JSON document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs(value)
+
+
+def unresolved_refs(start):
+    """The $refs reachable from the file `start` that do not resolve, as messages."""
+    failures, seen, todo = [], set(), [start.as_uri()]
+    while todo:
+        uri = todo.pop()
+        if uri in seen:
+            continue
+        seen.add(uri)
+        resolver = REGISTRY.resolver(base_uri=uri)
+        for ref in refs(retrieve(uri).contents):
+            try:
+                resolved = resolver.lookup(ref)
+            except referencing.exceptions.Unresolvable as error:
+                failures.append(f"{uri}: $ref {ref} does not resolve: {error}")
+                continue
+            target = resolved.resolver._base_uri.split("#")[0]
+            if target.startswith("file://"):
+                todo.append(target)
+    return failures
+
+
+def check_documents():
+    from openapi_spec_validator import validate as validate_openapi  # only this mode needs it
+
+    failures = []
+    for path in sorted(SCHEMAS.glob("*.json")):
+        try:
+            jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text()))
+        except (ValueError, jsonschema.SchemaError) as error:
+            failures.append(f"{path.name}: {error}")
+    openapi = DOCS / "openapi.json"
+    try:
+        validate_openapi(json.loads(openapi.read_text()), base_uri=openapi.as_uri())
+    except Exception as error:  # the validator raises several kinds; each is a finding
+        failures.append(f"openapi.json: {error}")
+    asyncapi = json.loads((DOCS / "asyncapi.json").read_text())
+    if not str(asyncapi.get("asyncapi", "")).startswith("3."):
+        failures.append(f"asyncapi.json: asyncapi is {asyncapi.get('asyncapi')!r}, not 3.x")
+    for name in ("openapi.json", "asyncapi.json"):
+        failures += unresolved_refs(DOCS / name)
+    return failures
+
+
+def main():
+    if sys.argv[1:] == ["documents"]:
+        failures = check_documents()
+        checked = "documents"
+    elif sys.argv[1:] == ["instances"]:
+        lines = [line for line in sys.stdin if line.strip()]
+        failures = [failure for line in lines for failure in check_instance(line)]
+        checked = f"{len(lines)} instances"
+    else:
+        sys.exit("usage: check_contract.py documents | instances < lines")
+    for failure in failures:
+        print(failure)
+    print(f"checked {checked}: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
