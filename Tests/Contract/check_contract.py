@@ -2,7 +2,8 @@
 
 `check_contract.py documents` checks the documents themselves: every schema against the
 draft 2020-12 meta-schema, docs/openapi.json with openapi-spec-validator, docs/asyncapi.json
-for its version, and that every $ref reachable from either resolves.
+for its version, that every $ref reachable from either resolves, and that asyncapi.json
+refers to every message schema and openapi.json to every HTTP body schema.
 
 `check_contract.py instances` reads JSON lines from stdin, one instance each:
   {"label": ..., "schema": "server-message.json", "valid": true, "instance": ...}
@@ -122,7 +123,22 @@ def check_documents():
         failures.append(f"asyncapi.json: asyncapi is {asyncapi.get('asyncapi')!r}, not 3.x")
     for name in ("openapi.json", "asyncapi.json"):
         failures += unresolved_refs(DOCS / name)
+    failures += unreferenced(DOCS / "asyncapi.json", ("client-", "server-"))
+    failures += unreferenced(DOCS / "openapi.json", ("http-",))
     return failures
+
+
+def unreferenced(document, prefixes):
+    """The schemas named with `prefixes` that `document` does not refer to directly, as
+    messages (the unions client-message.json and server-message.json excepted)."""
+    named = {pathlib.PurePosixPath(ref.split("#")[0]).name for ref in refs(json.loads(document.read_text()))}
+    return [
+        f"{document.name} does not refer to schema/{path.name}"
+        for path in sorted(SCHEMAS.glob("*.json"))
+        if path.name.startswith(prefixes)
+        and path.name not in ("client-message.json", "server-message.json")
+        and path.name not in named
+    ]
 
 
 def main():

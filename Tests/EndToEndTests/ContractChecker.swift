@@ -15,10 +15,11 @@ struct ContractChecker {
         python = validator.deletingLastPathComponent().appendingPathComponent("python3")
     }
 
-    /// Adds `instance` (JSON text), to be checked against `schema` (a file of docs/schema);
-    /// `label` names it in a failure.
-    mutating func add(_ instance: String, schema: String, label: String) {
-        lines.append(#"{"label":\#(quoted(label)),"schema":"\#(schema)","instance":\#(oneLine(instance))}"#)
+    /// Adds `instance` (JSON text), to be checked against `schema` (a file of docs/schema):
+    /// it must fit, or with `valid` false must not; `label` names it in a failure.
+    mutating func add(_ instance: String, schema: String, label: String, valid: Bool = true) {
+        lines.append(
+            #"{"label":\#(quoted(label)),"schema":"\#(schema)","valid":\#(valid),"instance":\#(oneLine(instance))}"#)
     }
 
     /// Adds an HTTP body, to be checked against what `docs/openapi.json` says `method` on

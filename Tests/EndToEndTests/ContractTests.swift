@@ -39,6 +39,25 @@ extension EndToEnd {
             #expect(result.passed, "\(result.report)")
         }
 
+        @Test("the schemas refuse the client frames the server refuses as malformed")
+        func refusedFrames() async throws {
+            var checker = try ContractChecker()
+            try await ServerHarness.withClient(TestTokens.serverOptions(["--error-budget", "1000"])) { server, client in
+                let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                viewer.send(raw: #"{"op":"auth","token":"\#(try TestTokens.make(areas: true))"}"#)
+                #expect(
+                    await viewer.nextRaw().map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("authed") == true
+                )
+                for (frame, code) in RefusedFrames.all {
+                    viewer.send(raw: frame)
+                    #expect(await viewer.nextError()?.code.rawValue == code, "\(frame.prefix(100))")
+                    checker.add(frame, schema: "client-message.json", label: String(frame.prefix(100)), valid: false)
+                }
+            }
+            let result = try checker.checkInstances()
+            #expect(result.passed, "\(result.report)")
+        }
+
         @Test("the node serves /v1/openapi.json, /v1/asyncapi.json and /v1/schema/* as docs/ has them")
         func served() async throws {
             let server = try await ServerHarness()
