@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A session with a server started with `--auth jwt` (`TestTokens`) that goes through every
-/// op and every kind of answer, for checking real output against the contract.
+/// A session with a server started with `--auth jwt` (`TestTokens`), `--max-devices 2` and a
+/// burst of 20 that goes through every op and every kind of answer, for checking real output
+/// against the contract.
 enum ContractSession {
     /// The requests of the session, in order: each is followed by a ping whose pong ends
     /// what it answers.
@@ -64,11 +65,13 @@ enum ContractSession {
         let readOnly = "Authorization: Bearer " + (try TestTokens.make(devices: ["x-*"], publish: nil))
         let location = #"{"device":"veh-2","lat":52.52,"lon":13.40,"ts":1764421200123}"#
         let batch = "[" + Array(repeating: location, count: 21).joined(separator: ",") + "]"
+        let newDevices = "[" + location.replacing("veh-2", with: "veh-3") + "]"
         let requests: [(String, String, String, String?, [String], Int)] = [
             ("post", "/v1/locations", "/v1/locations", "[\(location)]", [token], 202),
             ("post", "/v1/locations", "/v1/locations", #"[{"device":"veh-2","lat":200}]"#, [token], 400),
             ("post", "/v1/locations", "/v1/locations", "[\(location)]", [], 401),
             ("post", "/v1/locations", "/v1/locations", "[\(location)]", [readOnly], 403),
+            ("post", "/v1/locations", "/v1/locations", newDevices, [token], 507),
             ("post", "/v1/locations", "/v1/locations", batch, [token], 429),
             ("get", "/v1/devices/{id}", "/v1/devices/veh-2", nil, [token], 200),
             ("get", "/v1/devices/{id}", "/v1/devices/veh%20", nil, [token], 400),
