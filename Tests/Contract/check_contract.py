@@ -2,7 +2,7 @@
 
 `check_contract.py documents` checks the documents themselves: every schema against the
 draft 2020-12 meta-schema, docs/openapi.json with openapi-spec-validator, docs/asyncapi.json
-for its version, that every $ref reachable from either resolves, and that asyncapi.json
+for its version and the rules of its operations and channels, that every $ref reachable from either resolves, and that asyncapi.json
 refers to every message schema and openapi.json to every HTTP body schema.
 
 `check_contract.py instances` reads JSON lines from stdin, one instance each:
@@ -16,6 +16,7 @@ Both exit 1 on any failure. They read nothing but files below docs/.
 
 import json
 import pathlib
+import re
 import sys
 
 import jsonschema
@@ -118,14 +119,38 @@ def check_documents():
         validate_openapi(json.loads(openapi.read_text()), base_uri=openapi.as_uri())
     except Exception as error:  # the validator raises several kinds; each is a finding
         failures.append(f"openapi.json: {error}")
-    asyncapi = json.loads((DOCS / "asyncapi.json").read_text())
-    if not str(asyncapi.get("asyncapi", "")).startswith("3."):
-        failures.append(f"asyncapi.json: asyncapi is {asyncapi.get('asyncapi')!r}, not 3.x")
+    failures += asyncapi_failures(json.loads((DOCS / "asyncapi.json").read_text()))
     for name in ("openapi.json", "asyncapi.json"):
         failures += unresolved_refs(DOCS / name)
     failures += unreferenced(DOCS / "asyncapi.json", ("client-", "server-"))
     failures += unreferenced(DOCS / "openapi.json", ("http-",))
     return failures
+
+
+def asyncapi_failures(doc):
+    """What breaks the AsyncAPI 3 rules that no validator here checks: the version, info,
+    channel addresses, and operations whose action is send or receive, whose channel exists,
+    and whose messages (and reply messages) are messages of that channel."""
+    failures = []
+    if not re.fullmatch(r"3\.\d+\.\d+", str(doc.get("asyncapi", ""))):
+        failures.append(f"asyncapi is {doc.get('asyncapi')!r}, not 3.x.y")
+    if not all(isinstance(doc.get("info", {}).get(key), str) for key in ("title", "version")):
+        failures.append("info needs a title and a version")
+    channels = doc.get("channels", {})
+    failures += [f"channel {name} has no address" for name, channel in channels.items() if "address" not in channel]
+    for name, operation in doc.get("operations", {}).items():
+        if operation.get("action") not in ("send", "receive"):
+            failures.append(f"operation {name}: action {operation.get('action')!r}")
+        for part in [operation] + ([operation["reply"]] if "reply" in operation else []):
+            channel = part.get("channel", {}).get("$ref", "")
+            if channel.removeprefix("#/channels/") not in channels:
+                failures.append(f"operation {name}: channel {channel!r} is not a channel")
+            for message in part.get("messages", []):
+                if not message.get("$ref", "").startswith(channel + "/messages/"):
+                    failures.append(f"operation {name}: {message} is not a message of {channel}")
+    messages = doc.get("components", {}).get("messages", {})
+    failures += [f"message {name} has no payload" for name, message in messages.items() if "payload" not in message]
+    return [f"asyncapi.json: {failure}" for failure in failures]
 
 
 def unreferenced(document, prefixes):
