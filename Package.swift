@@ -5,6 +5,9 @@ import PackageDescription
 /// SwiftPM compiles each file into `PackageResources` as bytes, so no Foundation `Bundle`
 /// and no resource directory beside the executable is needed.
 ///
+/// The contract the server serves (`/v1/openapi.json`, `/v1/asyncapi.json`, `/v1/schema/…`)
+/// is embedded from `docs/` by the `EmbedContract` plugin before each build.
+///
 /// `BuildInfo` (the version, commit and Swift of `--version` and `locstream_build_info`)
 /// is stamped before each build by the `BuildStamp` plugin, with `git` when built from a
 /// checkout and `unknown` for the commit otherwise.
@@ -31,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .target(name: "Auth", dependencies: ["COpenSSL", "LocstreamProtocol"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
+        .plugin(name: "EmbedContract", capability: .buildTool()),
         .target(name: "BuildInfo", plugins: ["BuildStamp"]),
         .target(name: "Locking"),
         .target(name: "Observability", dependencies: ["Locking"]),
@@ -62,7 +66,8 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("MapPage/index.html"), .embedInCode("MapPage/map.js"), .embedInCode("MapPage/map.css"),
-            ]
+            ],
+            plugins: ["EmbedContract"]
         ),
         .target(
             name: "LoadBench", dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability"]),

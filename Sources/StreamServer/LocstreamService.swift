@@ -86,7 +86,9 @@ struct LocstreamService: WebSocketServerDelegate {
         {
             return RouteMethods.notAllowed(request.method, allowed: allowed)
         }
-        if let asset = MapPage.assets[request.path] { return asset.response(to: request) }
+        if let asset = MapPage.assets[request.path] ?? ContractDocuments.assets[request.path] {
+            return asset.response(to: request)
+        }
         switch request.path {
         case "/healthz":
             return .json(200, #"{"status":"ok"}"#)

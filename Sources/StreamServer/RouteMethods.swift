@@ -9,7 +9,8 @@ enum RouteMethods {
         switch path {
         case "/v1/locations": ["POST"]
         case "/healthz", "/readyz", "/metrics": ["GET", "HEAD"]
-        case _ where webSockets.contains(path) || MapPage.assets[path] != nil: ["GET", "HEAD"]
+        case _ where webSockets.contains(path) || MapPage.assets[path] != nil || ContractDocuments.assets[path] != nil:
+            ["GET", "HEAD"]
         case _ where path.hasPrefix(LocstreamService.devicesPrefix): ["GET", "HEAD"]
         default: nil
         }

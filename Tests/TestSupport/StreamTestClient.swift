@@ -10,6 +10,8 @@ package final class StreamTestClient {
     package let connection: WebSocketConnection
     /// The `welcome` frame's connection id.
     package private(set) var connectionID = ""
+    /// The `welcome` frame as it was sent.
+    package private(set) var welcomeText = ""
     private var iterator: InboundMessages.Iterator
     private var early: [InboundMessage] = []
 
@@ -19,8 +21,11 @@ package final class StreamTestClient {
     {
         connection = try await client.connect(to: url, options: options)
         iterator = connection.messages.makeAsyncIterator()
-        guard case .welcome(let conn, _)? = await next() else { throw TestClientError.noWelcome }
+        guard let first = await nextRaw(), case .welcome(let conn, _)? = try? ServerMessage.decode(first.bytes) else {
+            throw TestClientError.noWelcome
+        }
         connectionID = conn
+        welcomeText = String(decoding: first.bytes, as: UTF8.self)
     }
 
     /// Sends `message`.
