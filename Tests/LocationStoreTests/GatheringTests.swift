@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Testing
 
 @testable import LocationStore
@@ -10,8 +11,8 @@ import Testing
 struct GatheringTests {
     @Test("unawaited updates are held for the gathering time and taken together")
     func gathers() {
-        let (taken, seconds) = take(gathering: .seconds(1)) { try $0.submit(write(seq: 2)) }
-        #expect(seconds >= 0.95)
+        let (taken, seconds) = take(gathering: .seconds(2)) { try $0.submit(write(seq: 2)) }
+        #expect(seconds >= 1.95)
         #expect(taken.operations.count == 2)
         #expect(taken.stop == nil)
     }
@@ -40,20 +41,27 @@ struct GatheringTests {
         #expect(taken.stop == .flush)
     }
 
-    /// Submits an unawaited update to a queue gathering for `gathering`, does `then` to
-    /// the queue 50 ms later on another thread, and takes the queue as the writer does:
-    /// what it got, and how many seconds the take lasted.
+    /// Submits an unawaited update to a queue gathering for `gathering`, takes the queue
+    /// as the writer does on a thread of its own, and does `then` to the queue 50 ms later
+    /// on the calling thread (not the busy dispatch pool): what the take got, and how many
+    /// seconds it lasted.
     private func take(
-        gathering: Duration, then: @escaping @Sendable (WriteQueue) throws -> Void
+        gathering: Duration, then: (WriteQueue) throws -> Void
     ) -> (taken: (operations: [StoreOperation], stop: WriteQueue.Stop?), seconds: Double) {
         let queue = WriteQueue(capacity: 100, gathering: gathering, path: "test")
         let began = Date()
         #expect(throws: Never.self) { try queue.submit(write(seq: 1)) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
-            #expect(throws: Never.self) { try then(queue) }
-        }
-        let taken = queue.take(waitingAtMost: nil)
-        return (taken, Date().timeIntervalSince(began))
+        let taken = Locked<(operations: [StoreOperation], stop: WriteQueue.Stop?)>(([], nil))
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let result = queue.take(waitingAtMost: nil)
+            taken.withLock { $0 = result }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(throws: Never.self) { try then(queue) }
+        done.wait()
+        return (taken.withLock { $0 }, Date().timeIntervalSince(began))
     }
 }
 
