@@ -43,8 +43,9 @@ let package = Package(
         .target(
             name: "WebSocketTransport", dependencies: ["CLibev", "CWebsockets", "Locking", "Observability"]),
         .target(name: "LocstreamProtocol"),
-        // The client library apps build on: the protocol module and Foundation only, no C.
-        .target(name: "LocstreamClient", dependencies: ["LocstreamProtocol"]),
+        // The client library apps build on: the protocol module, Locking (a lock ThreadSanitizer
+        // can see) and Foundation only, no C.
+        .target(name: "LocstreamClient", dependencies: ["Locking", "LocstreamProtocol"]),
         // Its libwebsockets transport, for Linux and servers.
         .target(name: "LocstreamClientLWS", dependencies: ["LocstreamClient", "WebSocketTransport"]),
         // The smallest program on the library, built with everything so that it keeps compiling.

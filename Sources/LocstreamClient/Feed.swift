@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The running side of one location sequence: it finds a connection (an idle one of the
 /// client, else a new one), subscribes, turns frames into `LocationUpdate`s, reconnects and
@@ -17,7 +17,7 @@ final class Feed: Sendable {
     private let request: SubscribeRequest
     private let client: LocstreamClient
     private let continuation: AsyncStream<Result<LocationUpdate, LocstreamError>>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var ended = false

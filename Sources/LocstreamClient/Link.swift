@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One connection of a client and the task that reads it. It hands subscription frames to
 /// the sequence that owns it (at most one at a time), answers publishes in order, and sends
@@ -6,7 +6,7 @@ import Synchronization
 final class Link: Sendable {
     private let connection: any LocstreamConnection
     private let tokenProvider: ClientConfiguration.TokenProvider?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         /// The sequence whose subscription this connection carries.
