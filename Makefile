@@ -85,10 +85,11 @@ lint:
 format:
 	swift format format --in-place --recursive Sources Plugins Tests Examples Package.swift
 
-## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see.
+## The end-to-end suite under ThreadSanitizer, with a pthread lock that TSan can see. A
+## report aborts the run at once: Swift's backtracer is off, as it hung on TSan's abort.
 tsan: deps deploy-tools
 	swift build --build-tests --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
-	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" \
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" SWIFT_BACKTRACE=enable=no \
 	  swift test --skip-build --scratch-path .build-tsan --sanitize=thread -Xswiftc -DLOCSTREAM_TSAN
 
 ## Tests with llvm-cov coverage (the servers the tests start count too); prints a
