@@ -46,4 +46,13 @@ public protocol FrameSink: Sendable {
 
     /// Closes the connection with `code` once what is queued is written.
     func close(code: UInt16, reason: String)
+
+    /// The executor a subscription task writing to this sink should prefer: the
+    /// connection's service thread, where a queued frame is written in the same turn.
+    /// Nil (the default) runs it on the global concurrent executor.
+    var executor: (any TaskExecutor)? { get }
+}
+
+extension FrameSink {
+    public var executor: (any TaskExecutor)? { nil }
 }

@@ -2,12 +2,13 @@
 /// `FrameGate` decide what to send, and writes each frame under the subscription's
 /// generation.
 ///
-/// It re-checks cancellation after every await, and the sink refuses its frames the
-/// moment a newer generation is current. With `min_interval_ms`, a child ticker wakes
+/// It runs on the sink's executor (the connection's service thread), so what it queues
+/// is written in the same loop turn. It re-checks cancellation after every await, and
+/// the sink refuses its frames the moment a newer generation is current. With `min_interval_ms`, a child ticker wakes
 /// it so held updates go out when their interval ends; the ticker ends with it.
 enum SubscriptionTask {
     static func start(_ stream: LocationStream, with delivery: Delivery, gate: FrameGate) -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: delivery.sink.executor) {
             var gate = gate
             let ticker = gate.tick.map { period in
                 Task {

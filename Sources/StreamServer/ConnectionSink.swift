@@ -30,4 +30,6 @@ struct ConnectionSink: FrameSink {
     func close(code: UInt16, reason: String) {
         connection.close(code: code, reason: reason)
     }
+
+    var executor: (any TaskExecutor)? { connection.executor }
 }

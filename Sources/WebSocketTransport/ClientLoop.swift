@@ -28,6 +28,7 @@ final class ClientLoop: ServiceLoop {
     }
 
     let mailbox: LoopMailbox<ClientCommand>
+    let executor: ServiceExecutor
     private let caFile: String?
     private let eventLoop: EventLoopKind
     private let logger: Logger
@@ -40,6 +41,7 @@ final class ClientLoop: ServiceLoop {
 
     init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, eventLoop: EventLoopKind, logger: Logger) {
         self.mailbox = mailbox
+        executor = ServiceExecutor(mailbox: mailbox)
         self.caFile = caFile
         self.eventLoop = eventLoop
         self.logger = logger
@@ -76,7 +78,7 @@ final class ClientLoop: ServiceLoop {
             client.socket = LiveSocket(
                 wsi: wsi, channel: client.request.channel, maxMessageBytes: client.request.options.maxMessageBytes)
             client.request.opened.fulfil(.success(()))
-            client.socket?.serviceRequested()
+            _ = client.socket?.serviceRequested(mayWriteAtOnce: false)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
             finish(id, client, error: ConnectFailure.error(wsi, lwsMessage: why))
@@ -102,7 +104,7 @@ final class ClientLoop: ServiceLoop {
     }
 
     func serviceRequested(for id: ConnectionID) {
-        clients[id]?.socket?.serviceRequested()
+        _ = clients[id]?.socket?.serviceRequested(mayWriteAtOnce: false)
     }
 
     private func open(_ request: ClientConnectRequest) {

@@ -11,6 +11,9 @@ final class ConnectionChannel: Sendable {
     /// (client side).
     let request: UpgradeRequest
     let outbox: Locked<Outbox>
+    /// The executor of the connection's service thread (server side), on which its
+    /// subscription tasks run.
+    let executor: ServiceExecutor?
     let inbound = Locked(InboundQueue())
     /// The close code the peer sent, if it sent one.
     let peerClose = Locked<CloseRequest?>(nil)
@@ -20,9 +23,10 @@ final class ConnectionChannel: Sendable {
 
     init(
         id: ConnectionID, request: UpgradeRequest, policy: SlowConsumerPolicy = SlowConsumerPolicy(),
-        notifyLoop: @escaping @Sendable (ConnectionID) -> Void
+        executor: ServiceExecutor? = nil, notifyLoop: @escaping @Sendable (ConnectionID) -> Void
     ) {
         self.id = id
+        self.executor = executor
         self.request = request
         self.notifyLoop = notifyLoop
         outbox = Locked(Outbox(policy: policy))

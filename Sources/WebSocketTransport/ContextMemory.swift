@@ -28,8 +28,9 @@ final class ContextMemory {
         return UnsafePointer(copy)
     }
 
-    /// One protocol named `name` plus the terminating entry.
-    func protocols(name: String, callback: @escaping LWSCallback) -> UnsafePointer<lws_protocols> {
+    /// One protocol named `name` plus the terminating entry. `sendLimit` is the most
+    /// lws sends in one go (0: its default).
+    func protocols(name: String, sendLimit: Int = 0, callback: @escaping LWSCallback) -> UnsafePointer<lws_protocols> {
         let table = allocate(lws_protocols.self, count: 2)
         table[0].name = string(name)
         table[0].callback = callback
@@ -37,6 +38,10 @@ final class ContextMemory {
         // would be most of an idle connection's memory. Larger messages still arrive,
         // in 1 KiB chunks that `MessageAssembler` joins.
         table[0].rx_buffer_size = 1024
+        // Without it, lws sends at most `rx_buffer_size` (+ LWS_PRE) per `send()` and
+        // copies the rest of a corked batch into its buffer list, to send 1 KiB per
+        // POLLOUT: one batch would cost dozens of loop turns.
+        table[0].tx_packet_size = sendLimit
         return UnsafePointer(table)
     }
 

@@ -15,6 +15,11 @@ final class LiveSocket {
     /// `InboundQueue.unpausableLimit` instead, and a peer that outruns it is closed.
     private let canPauseReading: Bool
     private var closeDeadlineSet = false
+    /// Bytes were read since the last WRITEABLE. lws answers a ping, or a close, from its
+    /// own WRITEABLE handling, and a frame written at once would overtake that answer
+    /// (an echoed message before the pong of a ping sent ahead of it); so until the next
+    /// WRITEABLE, queued frames wait for it.
+    private var hasReadSinceWriteable = false
     /// How long a closing connection may take to flush before it is dropped.
     static let closeGraceSeconds: Int32 = 5
 
@@ -33,6 +38,7 @@ final class LiveSocket {
     /// caller then returns -1 to lws): 1009 for a message over the size limit, 1008
     /// for a TLS peer that outran its consumer.
     func receive(_ input: UnsafeMutableRawPointer?, _ length: Int) -> CloseRequest? {
+        hasReadSinceWriteable = true
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let isFinal = lws_is_final_fragment(wsi) != 0
         switch assembler.append(chunk, isFinal: isFinal, isBinary: lws_frame_is_binary(wsi) != 0) {
@@ -58,9 +64,18 @@ final class LiveSocket {
         return close
     }
 
-    /// Answers WRITEABLE: writes the next batch with one `lws_write` (corked, or one
-    /// frame when not), or performs the pending close once the queue is empty. Returns
-    /// -1 when lws must close the connection, and what was written.
+    /// Answers WRITEABLE: writes the next batch (see `writeNext`); lws has written its
+    /// own answers (pong, close) by now.
+    func writeable(with writer: CorkedWriter, byteBudget: Int, corked: Bool) -> (
+        result: Int32, written: [OutboundFrame]
+    ) {
+        hasReadSinceWriteable = false
+        return writeNext(with: writer, byteBudget: byteBudget, corked: corked)
+    }
+
+    /// Writes the next batch with one `lws_write` (corked, or one frame when not), or
+    /// performs the pending close once the queue is empty. Returns -1 when lws must
+    /// close the connection, and what was written.
     func writeNext(with writer: CorkedWriter, byteBudget: Int, corked: Bool) -> (
         result: Int32, written: [OutboundFrame]
     ) {
@@ -86,9 +101,11 @@ final class LiveSocket {
         }
     }
 
-    /// Resumes reading if the consumer asked for it, gives a pending close a deadline,
-    /// and asks for WRITEABLE.
-    func serviceRequested() {
+    /// Resumes reading if the consumer asked for it and gives a pending close a
+    /// deadline. Then, when `mayWriteAtOnce` and the socket can take bytes now (nothing
+    /// buffered by lws, no close pending), returns true: the caller writes the queue at
+    /// once, with no WRITEABLE round trip. Otherwise it asks for WRITEABLE.
+    func serviceRequested(mayWriteAtOnce: Bool) -> Bool {
         if !closeDeadlineSet, channel.outbox.withLock({ $0.pendingClose != nil }) {
             // A peer that does not read never lets the close frame out: give it
             // `closeGraceSeconds`, then lws drops the connection.
@@ -102,7 +119,11 @@ final class LiveSocket {
         if resume {
             lws_rx_flow_control(wsi, 1)
         }
+        // `lws_send_pipe_choked` is true while lws holds unsent bytes of an earlier
+        // write, and otherwise polls the socket for room.
+        if mayWriteAtOnce, !closeDeadlineSet, !hasReadSinceWriteable, lws_send_pipe_choked(wsi) == 0 { return true }
         lws_callback_on_writable(wsi)
+        return false
     }
 
     /// The peer sent a close frame: records its code and reason and returns true when
@@ -110,6 +131,7 @@ final class LiveSocket {
     /// 1002 instead, a reason that is not UTF-8 1007, and false, so the caller fails the
     /// connection.
     func peerClosed(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Bool {
+        hasReadSinceWriteable = true
         let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         if let failure = PeerCloseCheck.failure(of: payload) {
             setCloseReason(failure)

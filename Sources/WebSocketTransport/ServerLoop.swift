@@ -15,6 +15,7 @@ final class ServerLoop: ServiceLoop {
     private let configuration: ServerConfiguration
     private let delegate: any WebSocketServerDelegate
     let mailbox: LoopMailbox<ServerCommand>
+    let executor: ServiceExecutor
     private let openSockets: Locked<Int>
     private let drained: OneShot<Void>
     private let logger: Logger
@@ -39,10 +40,11 @@ final class ServerLoop: ServiceLoop {
         self.configuration = configuration
         self.delegate = delegate
         self.mailbox = mailbox
+        executor = ServiceExecutor(mailbox: mailbox)
         self.openSockets = openSockets
         self.drained = drained
         logger = configuration.logger
-        writer = CorkedWriter(capacity: configuration.writeBatchBytes + 64 * FrameEncoder.maxHeaderCount)
+        writer = CorkedWriter(capacity: Self.sendLimit(configuration))
     }
 
     func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError> {
@@ -52,7 +54,9 @@ final class ServerLoop: ServiceLoop {
         info.iface = configuration.host == "0.0.0.0" ? nil : cMemory.string(configuration.host)
         info.vhost_name = cMemory.string("locstream")
         // The C entry point lws calls for every server event.
-        info.protocols = cMemory.protocols(name: configuration.subprotocol) { ServerLoop.forward($0, $1, $2, $3, $4) }
+        info.protocols = cMemory.protocols(name: configuration.subprotocol, sendLimit: Self.sendLimit(configuration)) {
+            ServerLoop.forward($0, $1, $2, $3, $4)
+        }
         info.extensions = configuration.deflate ? cMemory.deflateExtensions() : nil
         info.retry_and_idle_policy = cMemory.idlePolicy(seconds: configuration.idleTimeoutSeconds)
         info.options = locstream_server_options(configuration.usesTLS ? 1 : 0)
@@ -79,6 +83,11 @@ final class ServerLoop: ServiceLoop {
         return .success((context, Int(lws_get_vhost_listen_port(vhost))))
     }
 
+    /// The most bytes one corked write sends: a batch and its frame headers.
+    private static func sendLimit(_ configuration: ServerConfiguration) -> Int {
+        configuration.writeBatchBytes + 64 * FrameEncoder.maxHeaderCount
+    }
+
     /// Answers one lws callback.
     func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
@@ -100,8 +109,7 @@ final class ServerLoop: ServiceLoop {
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let id, let socket = sockets[id] else { return 0 }
-            let budget = configuration.deflate ? 0 : configuration.writeBatchBytes
-            return write(socket, byteBudget: budget, corked: !configuration.deflate, observer: configuration.observer)
+            return writeQueued(socket)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let id, let socket = sockets[id] else { return -1 }
             return socket.peerClosed(input, length) ? 0 : -1
@@ -132,15 +140,29 @@ final class ServerLoop: ServiceLoop {
         }
     }
 
+    /// A connection with something for the loop: its queued frames are written at once
+    /// when the socket can take them, else on its next WRITEABLE.
     func serviceRequested(for id: ConnectionID) {
         if let socket = sockets[id] {
-            socket.serviceRequested()
+            if socket.serviceRequested(mayWriteAtOnce: true), writeQueued(socket, atWriteable: false) < 0 {
+                // A close is due or the write failed: WRITEABLE performs it.
+                lws_callback_on_writable(socket.wsi)
+            }
         } else if let exchange = exchanges[id] {
             deliver(exchange, id: id)
         }
     }
 
     // MARK: WebSocket
+
+    /// Writes the next batch of `socket`'s queue: corked up to `writeBatchBytes`, or one
+    /// frame with permessage-deflate. Returns what a WRITEABLE callback returns.
+    private func writeQueued(_ socket: LiveSocket, atWriteable: Bool = true) -> Int32 {
+        let budget = configuration.deflate ? 0 : configuration.writeBatchBytes
+        return write(
+            socket, byteBudget: budget, corked: !configuration.deflate, observer: configuration.observer,
+            atWriteable: atWriteable)
+    }
 
     /// Judges a WebSocket upgrade before lws takes it further: the handshake rules, the
     /// transport's limits, then the application. A refusal is answered here, with a
@@ -199,9 +221,9 @@ final class ServerLoop: ServiceLoop {
         lws_set_opaque_user_data(wsi, id.opaque)
         let mailbox = self.mailbox
         let request = WSIHeaders.upgradeRequest(wsi)
-        let channel = ConnectionChannel(id: id, request: request, policy: configuration.slowConsumer) {
-            mailbox.post($0)
-        }
+        let channel = ConnectionChannel(
+            id: id, request: request, policy: configuration.slowConsumer, executor: executor
+        ) { mailbox.post($0) }
         let socket = LiveSocket(
             wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes,
             remoteAddress: request.remoteAddress)

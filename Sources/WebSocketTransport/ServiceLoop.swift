@@ -11,8 +11,10 @@ protocol ServiceLoop: AnyObject {
     /// What other threads ask of this loop beside "look at this connection".
     associatedtype Command: Sendable
 
-    /// Where other threads post connection ids and commands for this loop.
+    /// Where other threads post connection ids, commands and jobs for this loop.
     var mailbox: LoopMailbox<Command> { get }
+    /// The executor whose jobs this loop runs on its thread.
+    var executor: ServiceExecutor { get }
     /// The one writer this loop's WRITEABLE callbacks use.
     var writer: CorkedWriter { get }
     /// The libev loop the context runs on, or nil for lws's own `poll()`. It must
@@ -71,20 +73,41 @@ extension ServiceLoop {
         return true
     }
 
-    /// Runs everything posted since the last wake-up: commands first, then the
-    /// connections that asked to be looked at.
+    /// Runs everything posted since the last wake-up: commands first, then the jobs of
+    /// the tasks on this thread, then the connections that asked to be looked at; and
+    /// again, for what those posted, until the mailbox is empty. After
+    /// `drainRounds` rounds it wakes the loop once more and returns, so jobs that keep
+    /// posting cannot starve the sockets.
     func serviceMailbox() {
-        let (ids, commands) = mailbox.drain()
-        for command in commands { perform(command) }
-        for id in ids { serviceRequested(for: id) }
+        for _ in 0..<drainRounds {
+            guard let work = mailbox.drain() else { return }
+            for command in work.commands { perform(command) }
+            for job in work.jobs { executor.run(job) }
+            for id in work.connections { serviceRequested(for: id) }
+        }
+        mailbox.waker.wake()
     }
 
-    /// Answers WRITEABLE for `socket`: one write of up to `byteBudget` bytes, corked or
-    /// one frame, reported to `observer`. Returns what the callback returns to lws.
+    /// How many times one wake-up drains the mailbox at most.
+    var drainRounds: Int { 8 }
+
+    /// The loop has stopped: jobs still queued, and any enqueued later, run on the
+    /// global concurrent executor, so their tasks end.
+    func stopExecutor() {
+        for job in mailbox.stop() { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Writes `socket`'s queue: one write of up to `byteBudget` bytes, corked or one
+    /// frame, reported to `observer`; in answer to WRITEABLE, or at once (`atWriteable`
+    /// false) when the socket was found ready. Returns what the callback returns to lws.
     func write(
-        _ socket: LiveSocket, byteBudget: Int, corked: Bool, observer: (any TransportObserver)?
+        _ socket: LiveSocket, byteBudget: Int, corked: Bool, observer: (any TransportObserver)?,
+        atWriteable: Bool = true
     ) -> Int32 {
-        let (result, written) = socket.writeNext(with: writer, byteBudget: byteBudget, corked: corked)
+        let (result, written) =
+            atWriteable
+            ? socket.writeable(with: writer, byteBudget: byteBudget, corked: corked)
+            : socket.writeNext(with: writer, byteBudget: byteBudget, corked: corked)
         if !written.isEmpty {
             observer?.batchWritten(
                 frames: written.count, bytes: written.reduce(0) { $0 + FrameEncoder.wireCount(of: $1) })

@@ -32,6 +32,7 @@ enum ServiceThread {
                 waker.detach()
                 lws_context_destroy(context)
             }
+            loop.stopExecutor()
             withExtendedLifetime(loop) { stopped.fulfil(()) }
         }
         thread.name = name

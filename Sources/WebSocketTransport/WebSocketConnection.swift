@@ -12,6 +12,10 @@ public struct WebSocketConnection: Sendable {
     public var request: UpgradeRequest { channel.request }
     let channel: ConnectionChannel
 
+    /// The executor of the service thread that serves this connection (nil for a client
+    /// connection). A task that only queues frames for the connection runs best there.
+    public var executor: (any TaskExecutor)? { channel.executor }
+
     init(channel: ConnectionChannel) {
         self.channel = channel
     }
