@@ -20,6 +20,13 @@ final class LiveSocket {
     /// (an echoed message before the pong of a ping sent ahead of it); so until the next
     /// WRITEABLE, queued frames wait for it.
     private var hasReadSinceWriteable = false
+    /// When this socket was last written to.
+    private var lastWrite = ContinuousClock.now
+    /// A socket written to less than this long ago waits for WRITEABLE instead of being
+    /// written at once: under load, frames then gather into one corked write per loop
+    /// turn (a write costs far more than framing another frame into it), while a quiet
+    /// connection still gets each frame at once.
+    static let directWriteGap = Duration.milliseconds(1)
     /// How long a closing connection may take to flush before it is dropped.
     static let closeGraceSeconds: Int32 = 5
 
@@ -84,7 +91,10 @@ final class LiveSocket {
             setCloseReason(close)
             return (-1, [])
         }
-        if !batch.isEmpty, !writer.write(batch, to: wsi, corked: corked) { return (-1, []) }
+        if !batch.isEmpty {
+            lastWrite = .now
+            if !writer.write(batch, to: wsi, corked: corked) { return (-1, []) }
+        }
         if more { lws_callback_on_writable(wsi) }
         return (0, batch)
     }
@@ -102,9 +112,10 @@ final class LiveSocket {
     }
 
     /// Resumes reading if the consumer asked for it and gives a pending close a
-    /// deadline. Then, when `mayWriteAtOnce` and the socket can take bytes now (nothing
-    /// buffered by lws, no close pending), returns true: the caller writes the queue at
-    /// once, with no WRITEABLE round trip. Otherwise it asks for WRITEABLE.
+    /// deadline. Then, when `mayWriteAtOnce`, the socket was not written to within
+    /// `directWriteGap` and can take bytes now (nothing buffered by lws, no close
+    /// pending), returns true: the caller writes the queue at once, with no WRITEABLE
+    /// round trip. Otherwise it asks for WRITEABLE.
     func serviceRequested(mayWriteAtOnce: Bool) -> Bool {
         if !closeDeadlineSet, channel.outbox.withLock({ $0.pendingClose != nil }) {
             // A peer that does not read never lets the close frame out: give it
@@ -121,7 +132,12 @@ final class LiveSocket {
         }
         // `lws_send_pipe_choked` is true while lws holds unsent bytes of an earlier
         // write, and otherwise polls the socket for room.
-        if mayWriteAtOnce, !closeDeadlineSet, !hasReadSinceWriteable, lws_send_pipe_choked(wsi) == 0 { return true }
+        if mayWriteAtOnce, !closeDeadlineSet, !hasReadSinceWriteable,
+            ContinuousClock.now - lastWrite >= Self.directWriteGap,
+            lws_send_pipe_choked(wsi) == 0
+        {
+            return true
+        }
         lws_callback_on_writable(wsi)
         return false
     }
