@@ -2,13 +2,14 @@ import TestSupport
 import Testing
 
 extension EndToEnd {
-    /// The map page's three files over plain HTTP: content types, entity tags and
+    /// The map page's files and locstream.js over plain HTTP: content types, entity tags and
     /// `304 Not Modified`, against a real server.
     @Suite("map page files")
     struct MapPageFileTests {
         /// Each file's path, content type and a fragment of its body.
         static let files = [
-            ("/", "text/html; charset=utf-8", #"<script src="/map.js"></script>"#),
+            ("/", "text/html; charset=utf-8", #"<script type="module" src="/map.js"></script>"#),
+            ("/locstream.js", "text/javascript; charset=utf-8", "export class LocstreamClient"),
             ("/map.js", "text/javascript; charset=utf-8", "window.locstream = {"),
             ("/map.css", "text/css; charset=utf-8", "#map {"),
         ]
