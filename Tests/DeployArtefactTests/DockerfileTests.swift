@@ -86,7 +86,7 @@ extension DeployArtefactTests {
         }
         let copied = dockerfile.instructions.filter { $0.stage == build && $0.keyword == "COPY" }.map(\.arguments)
         let ignore = try Self.text("deploy/Dockerfile.dockerignore").split(separator: "\n").map(String.init)
-        for item in ["Package.swift", "Sources", "Plugins", "Tests", "Examples", "docs"] {
+        for item in ["Package.swift", "Sources", "Plugins", "Tests", "Examples", "docs", "clients/js"] {
             #expect(copied.contains { $0.hasPrefix(item + " ") }, "the build stage copies \(item)")
             #expect(ignore.contains("!" + item), "Dockerfile.dockerignore keeps \(item)")
             #expect(FileManager.default.fileExists(atPath: Self.path(item)))
