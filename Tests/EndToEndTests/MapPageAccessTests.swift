@@ -110,6 +110,10 @@ extension EndToEnd {
             #expect(await tileServer.stderr.firstLine(containing: "GET /tile.png?z=", within: .seconds(5)) != nil)
             let home = try await Self.state(driver, within: .seconds(10)) { $0["state"] as? String == "connected" }
             #expect(home["notice"] as? String == "", "\(home)")
+            // Nothing changes (no device, no move): the device canvas is not drawn again.
+            let draws = try driver.execute("return window.locstream.draws;") as? Int
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try driver.execute("return window.locstream.draws;") as? Int == draws)
             try Screenshots.save(driver, as: "map-tiles.png")
 
             // Zoomed out past --max-area-km2: no subscription, and the map says why.

@@ -5,8 +5,8 @@ import Testing
 extension EndToEnd {
     /// The live map page at `GET /`, in a real headless Chromium (through `chromedriver`)
     /// against a real server and a running simulator: it loads cleanly, shows devices,
-    /// switches its area subscription on a pan without stale frames, and reconnects after
-    /// the server restarts.
+    /// switches its area subscription on a pan without stale frames, follows a clicked device,
+    /// and reconnects after the server restarts.
     @Suite("live map page in a headless browser", .enabled(if: WebDriver.isAvailable, "needs chromium-driver"))
     struct MapPageTests {
         /// What `window.locstream` reports.
@@ -98,6 +98,28 @@ extension EndToEnd {
             #expect((settled?.markers ?? 0) > 0)
 
             try Screenshots.save(driver, as: "map.png")
+
+            // Click a device: the page follows it, with a device subscription of its own.
+            let target =
+                try driver.execute(
+                    """
+                    const l = window.locstream, size = [innerWidth - 260, innerHeight];
+                    const id = l.markers().find((d) => { const p = l.pointOf(d);
+                        return p && p[0] > 60 && p[1] > 60 && p[0] < size[0] - 20 && p[1] < size[1] - 40; });
+                    return id ? {id, point: l.pointOf(id)} : null;
+                    """) as? [String: Any]
+            let device = try #require(target?["id"] as? String, "no device in view to click")
+            let point = try #require(target?["point"] as? [Int])
+            try driver.click(x: point[0], y: point[1])
+            let following = try await driver.wait(
+                for: """
+                    const l = window.locstream;
+                    return [l.follow, l.markers().join(","), document.getElementById("p-follow").textContent];
+                    """,
+                within: .seconds(10)
+            ) { ($0 as? [Any?])?.compactMap { $0 as? String } == [device, device, device] }
+            #expect(following.met, "clicked \(device) at \(point): \(following.value)")
+            try Screenshots.save(driver, as: "map-follow.png")
 
             // Kill the server, start another on the same port: the page reconnects.
             _ = await server.stop(signal: SIGKILL)

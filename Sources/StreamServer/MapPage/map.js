@@ -360,6 +360,14 @@ window.locstream = {
   get errors() { return errors.slice(); },
   bbox,
   markers: () => [...devices.markers.keys()],
+  /** Where device `id` is drawn, in CSS pixels of the page (null when it is not held). */
+  pointOf(id) {
+    const marker = devices.markers.get(id);
+    if (!marker) return null;
+    const point = map.latLngToContainerPoint([marker.lat, marker.lon]);
+    const box = map.getContainer().getBoundingClientRect();
+    return [Math.round(box.left + point.x), Math.round(box.top + point.y)];
+  },
   panBy: (dx, dy) => map.panBy([dx, dy], { animate: false }),
   zoomBy: (levels) => map.setZoom(map.getZoom() + levels, { animate: false }),
   followDevice,
