@@ -47,8 +47,7 @@ class Link {
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => this.lost(event);
     socket.onerror = () => {};
-    const welcome = await welcomed;
-    this.conn = welcome.conn;
+    await welcomed;
     if (token !== undefined && token !== null) await this.authenticate(token);
     return this;
   }
@@ -97,10 +96,10 @@ class Link {
     }
   }
 
-  /** Replies come in order: drops the outstanding subscribes up to `sub`, and returns the first. */
+  /** Replies come in order: `subscribed` for `sub` answers every subscribe sent up to it. */
   answered(sub) {
     const index = this.subscribes.indexOf(sub);
-    return index < 0 ? undefined : this.subscribes.splice(0, index + 1)[0];
+    if (index >= 0) this.subscribes.splice(0, index + 1);
   }
 
   refused(message) {
@@ -168,7 +167,6 @@ class Feed {
     this.seqs = new Map();
     this.link = null;
     this.sub = null;
-    this.live = false;
     this.ended = false;
     this.attempt = 0;
     this.resuming = false;
@@ -194,7 +192,6 @@ class Feed {
   /** Sends `subscribe` with a new `sub` id (the server's switch when the link had another). */
   subscribe() {
     this.sub = this.client.nextSub();
-    this.live = false;
     const message = { op: "subscribe", sub: this.sub, ...this.target };
     const { snapshot, minIntervalMs, minDistanceM } = this.options;
     if (snapshot === false) message.snapshot = false;
@@ -219,7 +216,6 @@ class Feed {
     if (this.ended || message.sub !== this.sub) return;
     switch (message.op) {
       case "subscribed":
-        this.live = true;
         this.remaining = message.snapshot;
         this.gaps = [];
         return this.countdown();
@@ -238,16 +234,18 @@ class Feed {
     }
   }
 
+  /** A `loc`: delivered unless its seq was delivered before (then only counted in the snapshot). */
   location(message) {
     const last = this.seqs.get(message.device);
-    if (last !== undefined && message.seq <= last) return;
-    if (this.remaining > 0 && this.resuming && last !== undefined && message.seq > last + 1) {
-      this.gaps.push({ device: message.device, lastSeen: last, next: message.seq });
+    if (last === undefined || message.seq > last) {
+      if (this.remaining > 0 && this.resuming && last !== undefined && message.seq > last + 1) {
+        this.gaps.push({ device: message.device, lastSeen: last, next: message.seq });
+      }
+      this.seqs.delete(message.device);
+      this.seqs.set(message.device, message.seq);
+      const { op: _op, sub: _sub, ...location } = message;
+      this.push({ type: "location", location });
     }
-    this.seqs.delete(message.device);
-    this.seqs.set(message.device, message.seq);
-    const { op: _op, sub: _sub, ...location } = message;
-    this.push({ type: "location", location });
     if (this.remaining > 0) {
       this.remaining--;
       this.countdown();
