@@ -8,7 +8,8 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 BUILD_PACKAGES := libwebsockets-dev libev-dev libssl-dev libhiredis-dev libsqlite3-dev pkg-config openssl
 ## …and what running the server and the whole suite needs besides.
 APT_PACKAGES := $(BUILD_PACKAGES) libwebsockets-evlib-ev redis-server redis-tools ca-certificates prometheus \
-  haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver sqlite3
+  haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver sqlite3 \
+  libjs-leaflet
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 PORT ?= 8080
 

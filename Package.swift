@@ -67,6 +67,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("MapPage/index.html"), .embedInCode("MapPage/map.js"), .embedInCode("MapPage/map.css"),
+                .embedInCode("MapPage/locstream.js"),
             ],
             plugins: ["EmbedContract"]
         ),

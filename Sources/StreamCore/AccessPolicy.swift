@@ -11,7 +11,7 @@ public enum AccessPolicy: Sendable {
     case tokens(TokenAuthentication)
 
     /// Whether authentication is required.
-    var requiresToken: Bool {
+    public var requiresToken: Bool {
         if case .tokens = self { true } else { false }
     }
 }

@@ -12,6 +12,8 @@ struct LocstreamService: WebSocketServerDelegate {
     let readiness: Readiness
     let node: Node
     let connectionNames: ConnectionNames
+    /// The static files: the map page, locstream.js, Leaflet and the contract documents.
+    let files: [String: StaticAsset]
 
     private var logger: Logger { node.logger }
 
@@ -81,12 +83,12 @@ struct LocstreamService: WebSocketServerDelegate {
     /// The response of the route `request` names.
     private func route(_ request: HTTPRequest) async -> HTTPResponse {
         let webSockets: Set = settings.enableEcho ? [Self.streamPath, EchoEndpoint.path] : [Self.streamPath]
-        if let allowed = RouteMethods.allowed(request.path, webSockets: webSockets),
+        if let allowed = RouteMethods.allowed(request.path, webSockets: webSockets, files: files),
             !allowed.contains(request.method)
         {
             return RouteMethods.notAllowed(request.method, allowed: allowed)
         }
-        if let asset = MapPage.assets[request.path] ?? ContractDocuments.assets[request.path] {
+        if let asset = files[request.path] {
             return asset.response(to: request)
         }
         switch request.path {

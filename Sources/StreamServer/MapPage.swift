@@ -1,20 +1,46 @@
+import Foundation
 import WebSocketTransport
 
-/// The live map: a page at `GET /` that subscribes to the visible viewport over
-/// `/v1/stream` and draws the devices on a canvas. Its three files live in `MapPage/`
-/// beside this one (`index.html`, `map.js`, `map.css`; nothing is fetched from
-/// elsewhere) and are compiled into the binary with SwiftPM's `.embedInCode`, so the
-/// server needs no Foundation `Bundle` and no resource directory beside the executable.
-enum MapPage {
-    /// The markup.
-    static let page = StaticAsset(PackageResources.index_html, contentType: "text/html; charset=utf-8")
-    /// The script: the WebSocket client, the canvas drawing and the test hook (`window.locstream`).
+/// The live map: a page at `GET /` on Leaflet that subscribes to the visible viewport with
+/// locstream.js and draws the devices on a canvas layer. Its files live in `MapPage/`
+/// beside this one (`index.html`, `map.js`, `map.css`, and `locstream.js`, a link to
+/// `clients/js/locstream.js`) and are compiled into the binary with SwiftPM's
+/// `.embedInCode`; Leaflet is read from the Debian package (`LeafletFiles`). The page's
+/// settings (tiles, attribution, the area limit, whether to ask for a token) are written
+/// into `index.html` at start, so the page needs no request to learn them.
+struct MapPage: Sendable {
+    /// The browser client library, also for pages of other sites: `/locstream.js`.
+    static let library = StaticAsset(PackageResources.locstream_js, contentType: "text/javascript; charset=utf-8")
+    /// The page's script, an ES module on `library`.
     static let script = StaticAsset(PackageResources.map_js, contentType: "text/javascript; charset=utf-8")
     /// The style.
     static let style = StaticAsset(PackageResources.map_css, contentType: "text/css; charset=utf-8")
+    /// Where `index.html` takes the settings.
+    static let settingsMarker = "{\"map\":\"settings\"}"
 
     /// Each path that serves a file of the page, and the file.
-    static let assets: [String: StaticAsset] = [
-        "/": page, "/index.html": page, "/map.js": script, "/map.css": style,
-    ]
+    let assets: [String: StaticAsset]
+    /// Whether Leaflet was found (without it the page says it is missing).
+    let hasLeaflet: Bool
+
+    /// The page for `map`, with the node's area limit and whether it requires tokens.
+    init(map: MapSettings, maxAreaKm2: Double, requiresToken: Bool) {
+        var settings: [String: Any] = [
+            "attribution": map.attribution, "maxAreaKm2": maxAreaKm2, "auth": requiresToken,
+            "leaflet": LeafletFiles.urlPrefix,
+        ]
+        settings["tiles"] = map.tiles ?? NSNull()
+        let json = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data("{}".utf8)
+        // Inside <script>, "</" could end the element: written as "<\/", which JSON reads back the same.
+        let text = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        let html = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacingOccurrences(of: Self.settingsMarker, with: text)
+        let page = StaticAsset(Array(html.utf8), contentType: "text/html; charset=utf-8")
+        let leaflet = LeafletFiles.assets(in: map.leafletDirectory)
+        hasLeaflet = !leaflet.isEmpty
+        assets = leaflet.merging([
+            "/": page, "/index.html": page, "/map.js": Self.script, "/map.css": Self.style,
+            "/locstream.js": Self.library,
+        ]) { $1 }
+    }
 }

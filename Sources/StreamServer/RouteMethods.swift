@@ -4,12 +4,12 @@ import WebSocketTransport
 /// with `Allow`, and a WebSocket path asked without an upgrade gets 426, instead of 404.
 enum RouteMethods {
     /// The methods `path` answers (`HEAD` wherever `GET`), or nil when no route has the path.
-    /// `webSockets` are the paths served as WebSockets only.
-    static func allowed(_ path: String, webSockets: Set<String>) -> [String]? {
+    /// `webSockets` are the paths served as WebSockets only, `files` the static files.
+    static func allowed(_ path: String, webSockets: Set<String>, files: [String: StaticAsset]) -> [String]? {
         switch path {
         case "/v1/locations": ["POST"]
         case "/healthz", "/readyz", "/metrics": ["GET", "HEAD"]
-        case _ where webSockets.contains(path) || MapPage.assets[path] != nil || ContractDocuments.assets[path] != nil:
+        case _ where webSockets.contains(path) || files[path] != nil:
             ["GET", "HEAD"]
         case _ where path.hasPrefix(LocstreamService.devicesPrefix): ["GET", "HEAD"]
         default: nil

@@ -9,7 +9,7 @@ import WebSocketTransport
 /// `SessionLimits` and `DeviceLimits`), or `TokenAuthentication`. Only the options with no
 /// such home (`auth`, `jwt-leeway`, `allowed-origins`, `broker`, `redis-url`) keep theirs here.
 enum ServerOptionSpecs {
-    static let all: [OptionSpec] = listening + access + limits + streams + operations
+    static let all: [OptionSpec] = listening + access + limits + streams + map + operations
 
     private static let defaults = ServerSettings.defaults
     private static let transport = defaults.transport
@@ -127,6 +127,18 @@ enum ServerOptionSpecs {
         .value(
             "redis-timeout-ms", "MS", default: milliseconds(defaults.redisTimeout),
             help: "A Redis read or write slower than this fails (publishers get 'internal') and reconnects."),
+    ]
+
+    private static let map: [OptionSpec] = [
+        .value(
+            "map-tiles", "URL_TEMPLATE",
+            help:
+                "Tile URL template of the map page's base map, with {z}, {x}, {y} (and {s}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; unset, the page draws an offline grid."
+        ),
+        .value("map-attribution", "TEXT", help: "The credit the map page shows for the tiles (HTML allowed)."),
+        .value(
+            "leaflet-dir", "DIR", default: defaults.map.leafletDirectory,
+            help: "Where Leaflet is installed (Debian libjs-leaflet); the map page loads it from /javascript/leaflet/."),
     ]
 
     private static let operations: [OptionSpec] = [

@@ -33,9 +33,19 @@ struct ServerProcess {
             broker.isReachable ? 1 : 0
         }
         let names = ConnectionNames(node: settings.node)
+        let mapPage = MapPage(
+            map: settings.map, maxAreaKm2: settings.limits.maxAreaKm2, requiresToken: settings.access.requiresToken)
+        if !mapPage.hasLeaflet {
+            logger.warning(
+                "Leaflet not found: the map page cannot draw",
+                [
+                    "leaflet_dir": settings.map.leafletDirectory,
+                    "fix": "apt-get install libjs-leaflet, or --leaflet-dir",
+                ])
+        }
         let service = LocstreamService(
             settings: settings, metrics: metrics, readiness: readiness, node: node,
-            connectionNames: names)
+            connectionNames: names, files: mapPage.assets.merging(ContractDocuments.assets) { $1 })
         var transport = settings.transport
         transport.observer = TransportMetrics(registry: metrics.registry, logger: logger, names: names)
         let server = WebSocketServer(configuration: transport, delegate: service)

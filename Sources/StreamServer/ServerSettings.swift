@@ -26,6 +26,7 @@ struct ServerSettings: Sendable {
     var redisTimeout = Duration.milliseconds(2000)
     var limits = SessionLimits()
     var access = AccessPolicy.open
+    var map = MapSettings()
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     /// Every option's value and source, secrets masked: `--print-config`.
@@ -77,6 +78,7 @@ struct ServerSettings: Sendable {
             retention: try options.duration("retention", in: .seconds(1)...(.seconds(3650 * 86_400))))
         try readBroker(options)
         try readStore(options)
+        readMap(options)
         shutdownTimeout = .seconds(try options.int("shutdown-timeout", in: 0...3600))
         logLevel = try options.choice("log-level", as: LogLevel.self)
         logFormat = try options.choice("log-format", as: LogFormat.self)
@@ -106,6 +108,12 @@ struct ServerSettings: Sendable {
         store.sync = try options.choice("sync", as: SyncMode.self)
         store.directory = options.string("data-dir") ?? store.directory
         if store.directory.isEmpty { throw UsageError("--data-dir must name a directory") }
+    }
+
+    private mutating func readMap(_ options: ParsedOptions) {
+        map.tiles = options.string("map-tiles").flatMap { $0.isEmpty ? nil : $0 }
+        map.attribution = options.string("map-attribution") ?? map.attribution
+        map.leafletDirectory = options.string("leaflet-dir") ?? map.leafletDirectory
     }
 
     private mutating func readListening(_ options: ParsedOptions) throws(UsageError) {

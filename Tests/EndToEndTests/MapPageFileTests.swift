@@ -2,13 +2,16 @@ import TestSupport
 import Testing
 
 extension EndToEnd {
-    /// The map page's three files over plain HTTP: content types, entity tags and
+    /// The map page's files and locstream.js over plain HTTP: content types, entity tags and
     /// `304 Not Modified`, against a real server.
     @Suite("map page files")
     struct MapPageFileTests {
         /// Each file's path, content type and a fragment of its body.
         static let files = [
-            ("/", "text/html; charset=utf-8", #"<script src="/map.js"></script>"#),
+            ("/", "text/html; charset=utf-8", #"<script type="module" src="/map.js"></script>"#),
+            ("/locstream.js", "text/javascript; charset=utf-8", "export class LocstreamClient"),
+            ("/javascript/leaflet/leaflet.js", "text/javascript; charset=utf-8", "Leaflet"),
+            ("/javascript/leaflet/leaflet.css", "text/css; charset=utf-8", ".leaflet-"),
             ("/map.js", "text/javascript; charset=utf-8", "window.locstream = {"),
             ("/map.css", "text/css; charset=utf-8", "#map {"),
         ]
@@ -44,6 +47,17 @@ extension EndToEnd {
             }
             #expect(tags.count == Self.files.count, "the files share an ETag: \(tags)")
             #expect(try RawHTTPResponse.fetch(port: server.port, path: "/index.html").header("etag") != nil)
+            _ = await server.stop()
+        }
+
+        @Test("without Leaflet in --leaflet-dir its paths are 404 and the log says how to install it")
+        func leafletMissing() async throws {
+            let empty = try TemporaryDirectory()
+            let server = try await ServerHarness(["--leaflet-dir", empty.url.path])
+            #expect(try RawHTTPResponse.fetch(port: server.port, path: "/javascript/leaflet/leaflet.js").status == 404)
+            let warning = await server.logLine(containing: "Leaflet not found")
+            #expect(warning?.contains("libjs-leaflet") == true, "\(server.log)")
+            #expect(try RawHTTPResponse.fetch(port: server.port, path: "/").status == 200)
             _ = await server.stop()
         }
     }

@@ -5,8 +5,8 @@ import Testing
 extension EndToEnd {
     /// The live map page at `GET /`, in a real headless Chromium (through `chromedriver`)
     /// against a real server and a running simulator: it loads cleanly, shows devices,
-    /// switches its area subscription on a pan without stale frames, and reconnects after
-    /// the server restarts.
+    /// switches its area subscription on a pan without stale frames, follows a clicked device,
+    /// and reconnects after the server restarts.
     @Suite("live map page in a headless browser", .enabled(if: WebDriver.isAvailable, "needs chromium-driver"))
     struct MapPageTests {
         /// What `window.locstream` reports.
@@ -25,16 +25,6 @@ extension EndToEnd {
             return {sub: l.sub, state: l.state, reconnects: l.reconnects, stale: l.stale,
                     markers: l.markers().length, errors: l.errors};
             """
-
-        /// Where the screenshot goes: `LOCSTREAM_SCREENSHOT` if set (the committed one was
-        /// made with `LOCSTREAM_SCREENSHOT=deploy/loadtest/results/map.png`), else a temporary
-        /// file, so a test run leaves the work tree as it was.
-        static var screenshotURL: URL {
-            if let path = ProcessInfo.processInfo.environment["LOCSTREAM_SCREENSHOT"] {
-                return URL(fileURLWithPath: path)
-            }
-            return FileManager.default.temporaryDirectory.appendingPathComponent("locstream-map.png")
-        }
 
         static func state(_ driver: WebDriver) throws -> PageState? {
             let value = try driver.execute(probe)
@@ -65,7 +55,7 @@ extension EndToEnd {
                 #expect(headers.contains("content-type: text/html; charset=utf-8"))
                 #expect(headers.contains("cache-control: no-cache"))
                 #expect(headers.contains("etag: \""))
-                #expect(response.body.contains("<canvas id=\"map\""))
+                #expect(response.body.contains("<div id=\"map\""))
                 #expect(!response.body.contains("http://") && !response.body.contains("https://"))
             }
             #expect(try RawHTTPResponse.fetch(port: server.port, path: "/nope.html").status == 404)
@@ -107,11 +97,29 @@ extension EndToEnd {
             #expect(settled?.stale == 0)
             #expect((settled?.markers ?? 0) > 0)
 
-            let png = try driver.screenshot()
-            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-            try FileManager.default.createDirectory(
-                at: Self.screenshotURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try png.write(to: Self.screenshotURL)
+            try Screenshots.save(driver, as: "map.png")
+
+            // Click a device: the page follows it, with a device subscription of its own.
+            let target =
+                try driver.execute(
+                    """
+                    const l = window.locstream, size = [innerWidth - 260, innerHeight];
+                    const id = l.markers().find((d) => { const p = l.pointOf(d);
+                        return p && p[0] > 60 && p[1] > 60 && p[0] < size[0] - 20 && p[1] < size[1] - 40; });
+                    return id ? {id, point: l.pointOf(id)} : null;
+                    """) as? [String: Any]
+            let device = try #require(target?["id"] as? String, "no device in view to click")
+            let point = try #require(target?["point"] as? [Int])
+            try driver.click(x: point[0], y: point[1])
+            let following = try await driver.wait(
+                for: """
+                    const l = window.locstream;
+                    return [l.follow, l.markers().join(","), document.getElementById("p-follow").textContent];
+                    """,
+                within: .seconds(10)
+            ) { ($0 as? [Any?])?.compactMap { $0 as? String } == [device, device, device] }
+            #expect(following.met, "clicked \(device) at \(point): \(following.value)")
+            try Screenshots.save(driver, as: "map-follow.png")
 
             // Kill the server, start another on the same port: the page reconnects.
             _ = await server.stop(signal: SIGKILL)

@@ -89,6 +89,18 @@ package final class WebDriver {
         return (value, true)
     }
 
+    /// A left click of the mouse at (`x`, `y`) CSS pixels of the viewport.
+    package func click(x: Int, y: Int) throws {
+        let pointer: [String: Any] = [
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": [
+                ["type": "pointerMove", "origin": "viewport", "x": x, "y": y, "duration": 0],
+                ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0],
+            ],
+        ]
+        _ = try request("POST", try sessionPath("/actions"), ["actions": [pointer]])
+    }
+
     /// A PNG of the viewport.
     package func screenshot() throws -> Data {
         let value = try request("GET", try sessionPath("/screenshot"), nil)

@@ -34,7 +34,7 @@ import sys
 import time
 import urllib.request
 
-from procstat import cpu_ticks
+from procstat import cpu_ticks, rss_kib
 
 AREA = (13.08, 52.33, 13.76, 52.68)  # MapPageScript.swift's AREA == simulate's default --area
 CLK = os.sysconf("SC_CLK_TCK")
