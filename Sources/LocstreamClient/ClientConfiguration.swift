@@ -28,6 +28,8 @@ public struct ClientConfiguration: Sendable {
     /// Sees every frame received, every close and every failed connect, on the connection's
     /// reader; it must not block.
     package var observer: (@Sendable (WireEvent) -> Void)?
+    /// Whether each delivery keeps the frame it came from (`Delivery.frame`, for `--json`).
+    package var keepsFrames = false
     /// The `sub` of the client's n-th sequence (from 1); every n must give another id.
     package var subID: @Sendable (UInt64) -> String = { "s\($0)" }
 

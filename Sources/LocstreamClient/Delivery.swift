@@ -4,7 +4,8 @@
 package struct Delivery: Sendable {
     /// What happened.
     package var update: LocationUpdate
-    /// The `loc` or `leave` frame, as the server sent it; nil for what the client reports itself.
+    /// The `loc` or `leave` frame, as the server sent it, when the configuration `keepsFrames`;
+    /// nil for what the client reports itself.
     package var frame: [UInt8]?
     /// The seq delivered before of this location's device, in this sequence.
     package var previousSeq: UInt64?

@@ -93,9 +93,9 @@ final class Feed: Sendable {
                 state.opening = count
                 if count == 0 { finishOpening(&state) }
             case .loc(let sub, let location) where sub == self.sub:
-                let previous = state.tracker.lastSeq(of: location.device)
                 if state.tracker.admit(location) {
-                    yield(Delivery(.location(location), frame: frame, previousSeq: previous), &state)
+                    let previous = state.tracker.previousOfAdmitted
+                    yield(Delivery(.location(location), frame: kept(frame), previousSeq: previous), &state)
                 }
                 // The opening's count includes a repeat the tracker drops.
                 if let remaining = state.opening {
@@ -103,7 +103,7 @@ final class Feed: Sendable {
                     if remaining <= 1 { finishOpening(&state) }
                 }
             case .leave(let sub, let device) where sub == self.sub:
-                yield(Delivery(.left(device: device), frame: frame), &state)
+                yield(Delivery(.left(device: device), frame: kept(frame)), &state)
             case .unsubscribed(let sub) where sub == self.sub:
                 failure = .endedByServer
             case .error(let error) where error.failedOp == "subscribe":
@@ -146,6 +146,11 @@ final class Feed: Sendable {
             return state.roomWaiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// `frame`, when the client keeps frames for its deliveries.
+    private func kept(_ frame: [UInt8]) -> [UInt8]? {
+        client.configuration.keepsFrames ? frame : nil
     }
 
     private func yield(_ delivery: Delivery, _ state: inout State) {

@@ -13,6 +13,8 @@ struct SeqTracker: Sendable {
     /// whether the server's seqs started again.
     private var unheardSinceResume: Set<String> = []
     private var gaps: [String: SeqGap] = [:]
+    /// The seq delivered before of the device of the location `admit` last let through.
+    private(set) var previousOfAdmitted: UInt64?
 
     /// Nothing delivered yet.
     init(limit: Int = ProtocolLimits.maxDevicesPerSubscribe) { self.limit = limit }
@@ -35,9 +37,6 @@ struct SeqTracker: Sendable {
         return request
     }
 
-    /// The last seq delivered of `device`.
-    func lastSeq(of device: String) -> UInt64? { last[device]?.seq }
-
     private func since(atMost count: Int) -> [String: UInt64] {
         let kept =
             last.count <= count ? Array(last) : Array(last.sorted { $0.value.heard > $1.value.heard }.prefix(count))
@@ -51,7 +50,8 @@ struct SeqTracker: Sendable {
     /// first location since, replayed or live, below its `since` is delivered, and the device
     /// counts on from it.
     mutating func admit(_ location: Location) -> Bool {
-        if let previous = last[location.device]?.seq {
+        let previous = last[location.device]?.seq
+        if let previous {
             let replayed = awaitingReplay.remove(location.device) != nil
             let firstSinceResume = unheardSinceResume.remove(location.device) != nil
             if location.seq <= previous {
@@ -62,6 +62,7 @@ struct SeqTracker: Sendable {
         }
         clock += 1
         last[location.device] = (location.seq, clock)
+        previousOfAdmitted = previous
         return true
     }
 

@@ -15,6 +15,7 @@ struct WireObserverTests {
         var configuration = ClientConfiguration()
         configuration.reconnect = ReconnectPolicy(initial: .milliseconds(1), cap: .milliseconds(1))
         configuration.subID = { "view-\($0)" }
+        configuration.keepsFrames = true
         configuration.observer = { event in
             let name =
                 switch event {

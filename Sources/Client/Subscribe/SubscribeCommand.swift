@@ -64,6 +64,7 @@ struct SubscribeCommand: Sendable {
         var configuration = ClientConfiguration()
         configuration.reconnect = Self.backoff
         configuration.idleTimeout = .seconds(86_400)
+        configuration.keepsFrames = settings.json
         let (first, prefix) = (settings.subID ?? "sub-1", settings.subID ?? "sub")
         configuration.subID = { number in number == 1 ? first : "\(prefix)-\(number)" }
         let status = StatusFrames(json: settings.json, verbose: settings.connection.verbose)
