@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "stream-server", targets: ["StreamServer"]),
         .executable(name: "stream-client", targets: ["Client"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
+        .executable(name: "client-bench", targets: ["ClientBench"]),
         .executable(name: "follow", targets: ["FollowExample"]),
     ],
     targets: [
@@ -73,6 +74,11 @@ let package = Package(
         ),
         .target(
             name: "LoadBench", dependencies: ["WebSocketTransport", "LocstreamProtocol", "Locking", "Observability"]),
+        // The client library's figures (deploy/loadtest/client-figures.sh): a consumer's
+        // elements per second, beside the bench's raw receiver, and memory per idle sequence.
+        .executableTarget(
+            name: "ClientBench",
+            dependencies: ["LoadBench", "LocstreamClient", "LocstreamClientLWS", "WebSocketTransport"]),
         .executableTarget(
             name: "Client",
             dependencies: [

@@ -1,5 +1,5 @@
 /// The four fields a bench measures in one `loc` frame, found without decoding the JSON.
-struct ScannedLoc: Sendable, Equatable {
+package struct ScannedLoc: Sendable, Equatable {
     /// Where the `sub` string's content lies in the frame (escapes left as they are).
     var sub: Range<Int>
     /// Where the `device` string's content lies in the frame.
@@ -13,7 +13,7 @@ struct ScannedLoc: Sendable, Equatable {
 }
 
 /// What one server frame is, as far as the bench's scanner can tell.
-enum ScannedFrame: Sendable, Equatable {
+package enum ScannedFrame: Sendable, Equatable {
     /// A `loc` frame with its measured fields.
     case loc(ScannedLoc)
     /// Any other op (`subscribed`, `error`, …): rare, decoded fully by the caller.
@@ -28,9 +28,9 @@ enum ScannedFrame: Sendable, Equatable {
 /// `attrs` included, so a `seq` inside them is never mistaken for the frame's), and stops
 /// as soon as the five fields are known. It checks no more than it reads: the bench must
 /// load the server, not spend its core decoding JSON.
-enum LocFrameScanner {
+package enum LocFrameScanner {
     /// Scans one frame.
-    static func scan(_ frame: [UInt8]) -> ScannedFrame {
+    package static func scan(_ frame: [UInt8]) -> ScannedFrame {
         frame.withUnsafeBufferPointer { scan($0) }
     }
 

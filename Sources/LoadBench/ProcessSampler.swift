@@ -4,9 +4,9 @@ import LocstreamProtocol
 /// Reads a process's CPU time and resident memory from `/proc`.
 public struct ProcessSampler: Sendable {
     /// One reading of a process's CPU time.
-    struct CPUReading: Sendable {
+    package struct CPUReading: Sendable {
         /// User plus system time, in clock ticks.
-        var ticks: Int
+        package var ticks: Int
         /// When it was read.
         var at: ContinuousClock.Instant
     }
@@ -23,26 +23,26 @@ public struct ProcessSampler: Sendable {
     public var isReadable: Bool { cpu() != nil }
 
     /// utime + stime from `/proc/PID/stat` (fields 14 and 15), or nil.
-    func cpu() -> CPUReading? {
+    package func cpu() -> CPUReading? {
         guard let text = try? String(contentsOfFile: directory + "/stat", encoding: .utf8) else { return nil }
         return Self.parseStat(text).map { CPUReading(ticks: $0, at: .now) }
     }
 
     /// VmRSS from `/proc/PID/status`, in KiB, or nil.
-    func residentKiB() -> Int? {
+    package func residentKiB() -> Int? {
         guard let text = try? String(contentsOfFile: directory + "/status", encoding: .utf8) else { return nil }
         return Self.parseResident(text)
     }
 
     /// CPU use between two readings, in percent of one core.
-    static func percent(from start: CPUReading, to end: CPUReading) -> Double? {
+    package static func percent(from start: CPUReading, to end: CPUReading) -> Double? {
         let seconds = start.at.duration(to: end.at).seconds
         guard seconds > 0 else { return nil }
         return Double(end.ticks - start.ticks) / Double(ticksPerSecond) / seconds * 100
     }
 
     /// Clock ticks per second in `/proc/PID/stat` (USER_HZ).
-    static let ticksPerSecond = max(1, sysconf(Int32(_SC_CLK_TCK)))
+    package static let ticksPerSecond = max(1, sysconf(Int32(_SC_CLK_TCK)))
 
     /// utime + stime of a `stat` line. The command name may hold spaces and parentheses,
     /// so fields are counted after its last `)`: state is field 3, utime 14, stime 15.

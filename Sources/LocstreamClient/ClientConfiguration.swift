@@ -22,6 +22,16 @@ public struct ClientConfiguration: Sendable {
     /// The largest `publish` frame sent; longer lists go in several. The server's default
     /// `--max-message-bytes` is 65536.
     public var maxPublishBytes = 60_000
+    /// The largest resubscribe sent: `since` names fewer devices (those heard from last) when
+    /// it would be larger.
+    package var maxSubscribeBytes = 60_000
+    /// Sees every frame received, every close and every failed connect, on the connection's
+    /// reader; it must not block.
+    package var observer: (@Sendable (WireEvent) -> Void)?
+    /// Whether each delivery keeps the frame it came from (`Delivery.frame`, for `--json`).
+    package var keepsFrames = false
+    /// The `sub` of the client's n-th sequence (from 1); every n must give another id.
+    package var subID: @Sendable (UInt64) -> String = { "s\($0)" }
 
     /// The defaults; `tokenProvider` when the server runs with auth.
     public init(tokenProvider: TokenProvider? = nil) {

@@ -16,7 +16,7 @@ final class Feed: Sendable {
     let sub: String
     private let request: SubscribeRequest
     private let client: LocstreamClient
-    private let continuation: AsyncStream<Result<LocationUpdate, LocstreamError>>.Continuation
+    private let continuation: AsyncStream<Result<Delivery, LocstreamError>>.Continuation
     private let state = Locked(State())
 
     private struct State {
@@ -44,7 +44,7 @@ final class Feed: Sendable {
     /// A feed for `request`, yielding into `continuation`; `start()` sets it going.
     init(
         request: SubscribeRequest, client: LocstreamClient,
-        continuation: AsyncStream<Result<LocationUpdate, LocstreamError>>.Continuation
+        continuation: AsyncStream<Result<Delivery, LocstreamError>>.Continuation
     ) {
         sub = request.sub
         self.request = request
@@ -81,8 +81,8 @@ final class Feed: Sendable {
         continuation.finish()
     }
 
-    /// A frame from the server on this feed's connection.
-    func receive(_ message: ServerMessage) {
+    /// A frame from the server on this feed's connection: `message`, decoded from `frame`.
+    func receive(_ message: ServerMessage, frame: [UInt8]) {
         var failure: LocstreamError?
         state.withLock { state in
             guard !state.ended else { return }
@@ -93,14 +93,17 @@ final class Feed: Sendable {
                 state.opening = count
                 if count == 0 { finishOpening(&state) }
             case .loc(let sub, let location) where sub == self.sub:
-                if state.tracker.admit(location) { yield(.location(location), &state) }
+                if state.tracker.admit(location) {
+                    let previous = state.tracker.previousOfAdmitted
+                    yield(Delivery(.location(location), frame: kept(frame), previousSeq: previous), &state)
+                }
                 // The opening's count includes a repeat the tracker drops.
                 if let remaining = state.opening {
                     state.opening = remaining - 1
                     if remaining <= 1 { finishOpening(&state) }
                 }
             case .leave(let sub, let device) where sub == self.sub:
-                yield(.left(device: device), &state)
+                yield(Delivery(.left(device: device), frame: kept(frame)), &state)
             case .unsubscribed(let sub) where sub == self.sub:
                 failure = .endedByServer
             case .error(let error) where error.failedOp == "subscribe":
@@ -145,8 +148,13 @@ final class Feed: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func yield(_ update: LocationUpdate, _ state: inout State) {
-        continuation.yield(.success(update))
+    /// `frame`, when the client keeps frames for its deliveries.
+    private func kept(_ frame: [UInt8]) -> [UInt8]? {
+        client.configuration.keepsFrames ? frame : nil
+    }
+
+    private func yield(_ delivery: Delivery, _ state: inout State) {
+        continuation.yield(.success(delivery))
         state.buffered += 1
     }
 
@@ -154,7 +162,7 @@ final class Feed: Sendable {
         state.opening = nil
         let update: LocationUpdate = state.resuming ? .resumed(gaps: state.tracker.finishResume()) : .snapshotEnd
         state.resuming = false
-        yield(update, &state)
+        yield(Delivery(update), &state)
     }
 
     /// Finds a connection and subscribes on it, waiting first (and between failed attempts)
@@ -199,7 +207,9 @@ final class Feed: Sendable {
             guard !state.ended else { return .ended }
             var request = self.request
             state.resuming = state.wasLive
-            if state.resuming { request.since = state.tracker.beginResume() }
+            if state.resuming {
+                request = state.tracker.resume(request, maxBytes: client.configuration.maxSubscribeBytes)
+            }
             guard link.attach(self, request: request) else { return .linkClosed }
             state.link = link
             state.opening = nil
@@ -209,7 +219,7 @@ final class Feed: Sendable {
 
     private func emit(_ update: LocationUpdate) {
         state.withLock { state in
-            if !state.ended { yield(update, &state) }
+            if !state.ended { yield(Delivery(update), &state) }
         }
     }
 }

@@ -6,6 +6,7 @@ import Locking
 final class Link: Sendable {
     private let connection: any LocstreamConnection
     private let tokenProvider: ClientConfiguration.TokenProvider?
+    private let observer: (@Sendable (WireEvent) -> Void)?
     private let state = Locked(State())
 
     private struct State {
@@ -22,16 +23,16 @@ final class Link: Sendable {
         var closed = false
     }
 
-    private init(connection: any LocstreamConnection, tokenProvider: ClientConfiguration.TokenProvider?) {
+    private init(connection: any LocstreamConnection, configuration: ClientConfiguration) {
         self.connection = connection
-        self.tokenProvider = tokenProvider
+        tokenProvider = configuration.tokenProvider
+        observer = configuration.observer
     }
 
-    /// A link over `connection`, already reading it.
-    static func open(_ connection: any LocstreamConnection, tokenProvider: ClientConfiguration.TokenProvider?)
-        -> Link
-    {
-        let link = Link(connection: connection, tokenProvider: tokenProvider)
+    /// A link over `connection`, already reading it; `configuration` gives the token provider
+    /// and the observer.
+    static func open(_ connection: any LocstreamConnection, configuration: ClientConfiguration) -> Link {
+        let link = Link(connection: connection, configuration: configuration)
         Task { await link.read() }
         return link
     }
@@ -122,12 +123,15 @@ final class Link: Sendable {
             return (state.owner, state.publishes)
         }
         for publish in publishes { publish.resume(returning: .failure(.connectionLost("the connection closed"))) }
+        observer?(.closed(code: connection.closeCode))
         owner?.linkLost(self)
     }
 
     private func handle(_ bytes: [UInt8]) {
         // Ops added to the protocol later (presence, cells) do not decode and are skipped.
-        guard let message = try? ServerMessage.decode(bytes) else { return }
+        let decoded = try? ServerMessage.decode(bytes)
+        observer?(.received(frame: bytes, message: decoded))
+        guard let message = decoded else { return }
         switch message {
         case .published:
             let seqs = PublishAck.decode(bytes)?.seqs
@@ -144,7 +148,7 @@ final class Link: Sendable {
                 let sub = state.awaitingAnswer.isEmpty ? nil : state.awaitingAnswer.removeFirst()
                 return sub == state.owner?.sub ? state.owner : nil
             }
-            owner?.receive(message)
+            owner?.receive(message, frame: bytes)
         case .subscribed(let sub, _, _):
             let owner = state.withLock { state in
                 if let answered = state.awaitingAnswer.firstIndex(of: sub) {
@@ -152,9 +156,9 @@ final class Link: Sendable {
                 }
                 return state.owner
             }
-            owner?.receive(message)
+            owner?.receive(message, frame: bytes)
         default:
-            state.withLock { $0.owner }?.receive(message)
+            state.withLock { $0.owner }?.receive(message, frame: bytes)
         }
     }
 

@@ -16,7 +16,7 @@ public struct LocationUpdates: AsyncSequence, Sendable {
 
     /// Starts the subscription.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: Result<LocationUpdate, LocstreamError>.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<Delivery, LocstreamError>.self)
         let feed = Feed(
             request: options.request(sub: client.nextSubID(), target: target), client: client,
             continuation: continuation)
@@ -27,10 +27,10 @@ public struct LocationUpdates: AsyncSequence, Sendable {
 
     /// Iterates the updates; the subscription ends when the iterator goes away.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: AsyncStream<Result<LocationUpdate, LocstreamError>>.Iterator
+        private var base: AsyncStream<Result<Delivery, LocstreamError>>.Iterator
         private let lease: Lease
 
-        init(base: AsyncStream<Result<LocationUpdate, LocstreamError>>.Iterator, lease: Lease) {
+        init(base: AsyncStream<Result<Delivery, LocstreamError>>.Iterator, lease: Lease) {
             self.base = base
             self.lease = lease
         }
@@ -44,9 +44,19 @@ public struct LocationUpdates: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(LocstreamError)
             -> LocationUpdate?
         {
-            guard let update = try await base.next(isolation: actor)?.get() else { return nil }
+            try await nextDelivery(isolation: actor)?.update
+        }
+
+        /// The subscription id this iteration uses on the server.
+        package var sub: String { lease.feed.sub }
+
+        /// The next update with its frame and its device's previous seq.
+        package mutating func nextDelivery(isolation actor: isolated (any Actor)? = #isolation)
+            async throws(LocstreamError) -> Delivery?
+        {
+            guard let delivery = try await base.next(isolation: actor)?.get() else { return nil }
             lease.feed.taken()
-            return update
+            return delivery
         }
     }
 

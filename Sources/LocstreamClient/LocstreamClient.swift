@@ -60,14 +60,19 @@ public final class LocstreamClient: Sendable {
     func nextSubID() -> String {
         subCounter.withLock { counter in
             counter += 1
-            return "s\(counter)"
+            return configuration.subID(counter)
         }
     }
 
     /// Opens a connection, with a fresh token when there is a provider.
     func open() async throws -> Link {
-        let token = try await configuration.tokenProvider?()
-        return Link.open(try await transport.connect(token: token), tokenProvider: configuration.tokenProvider)
+        do {
+            let token = try await configuration.tokenProvider?()
+            return Link.open(try await transport.connect(token: token), configuration: configuration)
+        } catch {
+            configuration.observer?(.connectFailed(error))
+            throw error
+        }
     }
 
     /// An idle connection for a new sequence, if there is one.

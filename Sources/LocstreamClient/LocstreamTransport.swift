@@ -19,4 +19,12 @@ public protocol LocstreamConnection: Sendable {
 
     /// Closes the connection normally (1000); `receive` then returns nil.
     func close()
+
+    /// The close code the server sent, once the connection has ended; nil when none came.
+    var closeCode: UInt16? { get }
+}
+
+extension LocstreamConnection {
+    /// Unknown: a transport that cannot tell.
+    public var closeCode: UInt16? { nil }
 }

@@ -57,4 +57,6 @@ struct URLSessionConnection: LocstreamConnection {
     func close() {
         task.cancel(with: .normalClosure, reason: nil)
     }
+
+    var closeCode: UInt16? { task.closeCode == .invalid ? nil : UInt16(exactly: task.closeCode.rawValue) }
 }

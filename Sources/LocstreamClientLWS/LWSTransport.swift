@@ -42,4 +42,6 @@ struct LWSConnection: LocstreamConnection {
     func close() {
         connection.close(code: 1000)
     }
+
+    var closeCode: UInt16? { connection.peerClose?.code }
 }

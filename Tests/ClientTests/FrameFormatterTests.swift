@@ -1,4 +1,5 @@
 import Foundation
+import LocstreamClient
 import LocstreamProtocol
 import Testing
 
@@ -73,5 +74,14 @@ struct FrameFormatterTests {
         #expect(
             FrameFormatter.error(ProtocolError(.unauthorized, "token expiring"))
                 == "server error unauthorized: token expiring")
+    }
+
+    @Test("after a reconnect: what each device missed, from the library's gaps")
+    func resumed() {
+        #expect(FrameFormatter.resumed(sub: "sub-1", gaps: [:]) == "resubscribed sub-1 with since; nothing missed")
+        let gaps = ["veh-2": SeqGap(lastSeen: 8, next: 10), "veh-1": SeqGap(lastSeen: 3, next: 7)]
+        #expect(
+            FrameFormatter.resumed(sub: "A", gaps: gaps)
+                == "resubscribed A with since; missed veh-1 seq 4-6 (3), veh-2 seq 9 (1)")
     }
 }

@@ -13,15 +13,11 @@ extension ClientEndToEndTests {
             .timeLimit(.minutes(1)))
         func resumeAfterRestart() async throws {
             let directory = try TemporaryDirectory(prefix: "locstream-client")
-            let arguments =
-                TestTokens.serverOptions() + ServerHarness.floodLimits + [
-                    "--data-dir", directory.url.appendingPathComponent("data").path, "--history-size", "2",
-                ]
+            let arguments = ClientEndToEndTests.durableServer(in: directory, historySize: 2)
             var server = try await ServerHarness(arguments)
             let port = server.port
             let gate = TokenGate()
-            var configuration = ClientConfiguration { try await gate.token() }
-            configuration.reconnect = ReconnectPolicy(initial: .milliseconds(20), cap: .milliseconds(200))
+            let configuration = ClientEndToEndTests.quickReconnects { try await gate.token() }
             try await ClientEndToEndTests.withClient(of: server, configuration: configuration) { viewer in
                 let before = try await viewer.publish([testLocation("r-1"), testLocation("r-1")])
                 var updates = viewer.locations(of: ["r-1"]).makeAsyncIterator()
@@ -59,5 +55,22 @@ extension ClientEndToEndTests {
             }
             _ = await server.stop()
         }
+    }
+}
+
+extension ClientEndToEndTests {
+    /// A server with auth that keeps its data in `directory` (so a restart keeps seqs and
+    /// history: `historySize` updates per device) and does not limit publishing.
+    static func durableServer(in directory: TemporaryDirectory, historySize: Int) -> [String] {
+        TestTokens.serverOptions() + ServerHarness.floodLimits + [
+            "--data-dir", directory.url.appendingPathComponent("data").path, "--history-size", "\(historySize)",
+        ]
+    }
+
+    /// A configuration with `tokens` that reconnects within 20 to 200 ms.
+    static func quickReconnects(_ tokens: @escaping ClientConfiguration.TokenProvider) -> ClientConfiguration {
+        var configuration = ClientConfiguration(tokenProvider: tokens)
+        configuration.reconnect = ReconnectPolicy(initial: .milliseconds(20), cap: .milliseconds(200))
+        return configuration
     }
 }

@@ -35,6 +35,20 @@ struct SeqTrackerTests {
         #expect(since == ["a": 9, "b": 12, "c": 1, "d": 40])
     }
 
+    @Test("a resumed device whose seqs started again (a --store memory restart) is delivered from its new seqs")
+    func seqsStartedAgain() {
+        var tracker = SeqTracker()
+        let before = [("a", 7), ("b", 3)].map { tracker.admit(Self.location($0, $1)) }
+        _ = tracker.beginResume()
+        // Nothing replayed (the server no longer knows the devices): live locations follow the opening.
+        #expect(tracker.finishResume() == [:])
+        let after = [("a", 1), ("a", 2), ("a", 2), ("b", 3)].map { tracker.admit(Self.location($0, $1)) }
+        #expect(before == [true, true])
+        #expect(after == [true, true, false, false], "a counts on from 1; b's 3 is a repeat")
+        #expect(tracker.previousOfAdmitted == 1, "a's 2 came after its 1")
+        #expect(tracker.beginResume() == ["a": 2, "b": 3])
+    }
+
     @Test("a gap holds exactly the seqs between its ends")
     func gapBounds() {
         let gap = SeqGap(lastSeen: 9, next: 12)
@@ -42,7 +56,26 @@ struct SeqTrackerTests {
     }
 }
 
+extension SeqTracker {
+    /// The `since` of a resume with no byte bound.
+    mutating func beginResume() -> [String: UInt64] {
+        resume(SubscribeRequest(sub: "s", target: .devices(["a"])), maxBytes: .max).since
+    }
+}
+
 extension SeqTrackerTests {
+    @Test("a resubscribe of a busy area lists only as many recent devices as fit the byte bound")
+    func byteBound() {
+        var tracker = SeqTracker()
+        let long = String(repeating: "d", count: 120)
+        for index in 0..<3000 { _ = tracker.admit(Self.location("\(long)\(index)", UInt64(index + 1))) }
+        let area = SubscriptionTarget.area(.bbox(minLon: 13, minLat: 52, maxLon: 14, maxLat: 53))
+        let request = tracker.resume(SubscribeRequest(sub: "s", target: area), maxBytes: 60_000)
+        #expect(!request.since.isEmpty && request.since.count < 1000)
+        #expect(request.since["\(long)2999"] == 3000, "the most recent is kept")
+        #expect(ClientMessage.subscribe(request).encoded().count <= 60_000)
+    }
+
     @Test("since names at most the limit's devices, those heard from last")
     func limit() {
         var tracker = SeqTracker(limit: 2)

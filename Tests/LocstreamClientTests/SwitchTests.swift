@@ -52,6 +52,57 @@ extension ClientEndToEndTests {
                 #expect(try server.metrics()["locstream_subscription_switches_total"] == 19)
             }
         }
+
+        @Test(
+            "1,000 sequences, ten at a time, each ended at its first live location during a publish flood: zero stale",
+            .timeLimit(.minutes(1)))
+        func thousandSwitches() async throws {
+            let server = try await ServerHarness(ServerHarness.floodLimits)
+            let devices = (0..<20).map { "f-\($0)" }
+            let started = ContinuousClock.now
+            try await ClientEndToEndTests.withClient(of: server, configuration: ClientEndToEndTests.patientSwitch) {
+                client in
+                let flood = Task {
+                    while !Task.isCancelled { _ = try await client.publish(devices.map { testLocation($0) }) }
+                }
+                defer { flood.cancel() }
+                let outcomes = try await withThrowingTaskGroup(of: SwitchOutcome.self) { group in
+                    for viewer in 0..<10 {
+                        group.addTask {
+                            try await Self.switchQuickly(client, devices: devices, offset: viewer * 7, sequences: 100)
+                        }
+                    }
+                    return try await group.reduce(into: SwitchOutcome()) { $0.add($1) }
+                }
+                #expect(outcomes.sequences == 1000)
+                #expect(outcomes.stale == [], "elements of another device than the sequence's")
+                #expect(outcomes.unordered == 0, "sequences whose seqs did not increase")
+                let switches = try server.metrics()["locstream_subscription_switches_total"] ?? 0
+                #expect(switches >= 990, "a sequence reuses a freed connection: \(switches) switches")
+            }
+            #expect(started.duration(to: .now) < .seconds(30), "took \(started.duration(to: .now))")
+        }
+
+        /// Runs `sequences` sequences one after another, each of a device other than the one
+        /// before, each ended at its first live location.
+        private static func switchQuickly(
+            _ client: LocstreamClient, devices: [String], offset: Int, sequences: Int
+        ) async throws(LocstreamError) -> SwitchOutcome {
+            var outcome = SwitchOutcome()
+            for number in 0..<sequences {
+                let device = devices[(offset + number) % devices.count]
+                var opened = false
+                let updates = try await client.locations(of: [device]).collect { update in
+                    defer { if update == .snapshotEnd { opened = true } }
+                    return opened && update.location != nil
+                }
+                let locations = updates.compactMap(\.location)
+                outcome.sequences += 1
+                outcome.stale += locations.filter { $0.device != device }.map(\.device)
+                if locations.map(\.seq) != locations.map(\.seq).sorted() { outcome.unordered += 1 }
+            }
+            return outcome
+        }
     }
 }
 
@@ -60,4 +111,18 @@ func located(_ device: String, seq: UInt64) -> Location {
     var location = testLocation(device)
     location.seq = seq
     return location
+}
+
+/// What the sequences of `thousandSwitches` saw.
+private struct SwitchOutcome: Sendable {
+    var sequences = 0
+    /// The devices of elements that did not belong to their sequence.
+    var stale: [String] = []
+    var unordered = 0
+
+    mutating func add(_ other: SwitchOutcome) {
+        sequences += other.sequences
+        stale += other.stale
+        unordered += other.unordered
+    }
 }

@@ -104,9 +104,12 @@ struct SubscribeSettings: Sendable, Equatable {
                   quit                             close and exit
                 The end of stdin does not stop it (so it runs in the background too); quit, SIGINT or SIGTERM do.
 
-                When the connection drops it reconnects with capped exponential backoff and jitter, and
-                resubscribes with since = the last seq seen per device, so nothing is missed or repeated.
-                A token the server refuses (an error unauthorized or forbidden, or close 1008) stops it instead.
+                It runs on LocstreamClient, the Swift library: when the connection drops it reconnects with
+                capped exponential backoff and jitter, and resubscribes with since = the last seq seen per
+                device, so nothing is repeated; what history could no longer replay is named ("missed …").
+                A switch ends the running subscription first; when the server refuses the new one, nothing
+                runs until the next command. A token the server refuses (an error unauthorized, a first
+                subscribe forbidden, or close 1008) stops it instead.
                 Exit status: 0 after quit, SIGINT, SIGTERM, -C or -W; 1 when the first connection fails or the
                 server refuses the token; 2 on a usage error.
                 """,

@@ -3,10 +3,10 @@ import Locking
 import LocstreamClient
 import LocstreamProtocol
 import ProcessLifecycle
-import WebSocketTransport
 
-/// `stream-client simulate`: drives a fleet of simulated vehicles and publishes their
-/// positions on schedule, in batches, until the duration is over or a signal arrives.
+/// `stream-client simulate`, on `LocstreamClient`: drives a fleet of simulated vehicles and
+/// publishes their positions on schedule, in batches, until the duration is over or a signal
+/// arrives.
 struct SimulateCommand: Sendable {
     /// Why the publishing phase ended.
     private enum Ending: Sendable, Equatable {
@@ -17,8 +17,6 @@ struct SimulateCommand: Sendable {
 
     /// What to simulate, and where.
     let settings: SimulateSettings
-    /// Queued bytes above which publishing waits for the socket to catch up.
-    private let highWater = 4 << 20
     /// How many error frames are printed before the rest are only counted.
     private let errorsShown = 5
 
@@ -30,54 +28,55 @@ struct SimulateCommand: Sendable {
         let seed = settings.seed ?? UInt64.random(in: .min ... .max)
         if settings.seed == nil { Console.error("simulate: seed \(seed) (pass --seed \(seed) to replay these routes)") }
         let connector: Connector
-        let connection: WebSocketConnection
         do {
             connector = try await Connector.start(settings.connection)
         } catch {
             Console.error("simulate: \(error)")
             return ExitStatus.failure
         }
-        do {
-            connection = try await connector.connect()
-        } catch {
-            Console.error("simulate: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
-            await connector.shutdown()
-            return ExitStatus.failure
-        }
+        let watch = WireWatch()
+        var configuration = ClientConfiguration()
+        configuration.maxPublishBytes = settings.maxMessageBytes
+        configuration.observer = { watch.note($0) }
+        let client = connector.locstreamClient(configuration: configuration)
         let tally = Locked(SimulationTally())
         let started = ContinuousClock.now
         let ending = await withTaskGroup(of: Ending?.self) { group in
-            group.addTask { await publish(on: connection, tally: tally, seed: seed) }
-            group.addTask {
-                await readReplies(on: connection, tally: tally, untilSettled: false) ? nil : .connectionLost
-            }
+            group.addTask { await publish(with: client, tally: tally, seed: seed) }
             group.addTask { await TerminationSignals.wait().map(Ending.signal) }
             let first = await group.next() ?? nil
+            // A publish waits for its answer; a server that never answers has this long.
+            let patience = Task {
+                try await Task.sleep(for: .seconds(5))
+                client.closeIdleConnections()
+            }
             group.cancelAll()
+            await group.waitForAll()
+            patience.cancel()
             return first ?? .connectionLost
         }
         let seconds = started.duration(to: .now).seconds
-        if ending != .connectionLost {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { _ = await readReplies(on: connection, tally: tally, untilSettled: true) }
-                group.addTask { try? await Task.sleep(for: .seconds(5)) }
-                await group.next()
-                group.cancelAll()
-            }
-            await Connector.closeGracefully(connection)
-        } else {
-            Console.error("simulate: connection lost" + CloseText.suffix(connection.peerClose?.code))
-        }
+        client.closeIdleConnections()
         await connector.shutdown()
+        if ending == .connectionLost {
+            if !watch.everConnected, case .connectFailed(let error)? = watch.trouble {
+                Console.error(
+                    "simulate: cannot connect to \(settings.connection.url): \(WireWatch.Trouble.explain(error))")
+                return ExitStatus.failure
+            }
+            Console.error("simulate: " + (watch.trouble?.description ?? "connection lost"))
+        }
         let final = tally.withLock { $0 }
         Console.out(final.summary(devices: settings.deviceCount, seconds: seconds))
         let clean = ending != .connectionLost && final.errors == 0 && final.isSettled
         return clean ? ExitStatus.success : ExitStatus.failure
     }
 
-    /// Publishes the fleet's reports as they fall due; returns `.finished` when the duration
-    /// is over, nil when cancelled, `.connectionLost` when a send is refused.
-    private func publish(on connection: WebSocketConnection, tally: Locked<SimulationTally>, seed: UInt64) async
+    /// Publishes the fleet's reports as they fall due, each batch once the one before is
+    /// acknowledged (so a device's seqs follow its reports); returns `.finished` when the
+    /// duration is over, nil when cancelled, `.connectionLost` when a publish could not be
+    /// sent or answered.
+    private func publish(with client: LocstreamClient, tally: Locked<SimulationTally>, seed: UInt64) async
         -> Ending?
     {
         var fleet = Fleet(count: settings.deviceCount, prefix: settings.prefix, seed: seed, area: settings.area)
@@ -93,7 +92,7 @@ struct SimulateCommand: Sendable {
                 warnedBehind = true
                 Console.error("simulate: more than 2 s behind schedule; this client or the server cannot keep up")
             }
-            while next < due, connection.queuedBytes < highWater {
+            while next < due, !Task.isCancelled {
                 let end = min(due, next + settings.batchSize)
                 var batch: [Location] = []
                 batch.reserveCapacity(end - next)
@@ -102,14 +101,8 @@ struct SimulateCommand: Sendable {
                     if !schedule.isFirst(number) { fleet.advance(device, by: schedule.interval) }
                     batch.append(fleet.report(device, ts: startMs + schedule.offsetMilliseconds(of: number)))
                 }
-                for frame in PublishFrames.encode(batch, maxBytes: settings.maxMessageBytes) {
-                    guard connection.send(OutboundFrame(body: frame.bytes)) else { return .connectionLost }
-                    tally.withLock { tally in
-                        tally.sentBatches += 1
-                        tally.sentLocations += frame.count
-                    }
-                }
                 next = end
+                guard await publish(batch, with: client, tally: tally) else { return .connectionLost }
             }
             if let total = schedule.totalReports, next >= total { return .finished }
             // Sleep until the next report is due, but at least 5 ms, so fast runs send batches.
@@ -120,35 +113,31 @@ struct SimulateCommand: Sendable {
         return nil
     }
 
-    /// Counts the server's answers; returns true once every publish is answered (only when
-    /// `untilSettled`), false when the connection ends or the task is cancelled.
-    private func readReplies(on connection: WebSocketConnection, tally: Locked<SimulationTally>, untilSettled: Bool)
-        async -> Bool
+    /// Publishes one batch and counts the answer; false when the connection is gone.
+    private func publish(_ batch: [Location], with client: LocstreamClient, tally: Locked<SimulationTally>) async
+        -> Bool
     {
-        if untilSettled && tally.withLock({ $0.isSettled }) { return true }
-        for await message in connection.messages {
-            let settled: Bool
-            switch try? ServerMessage.decode(message.bytes) {
-            case .published(let count):
-                settled = tally.withLock { tally in
-                    tally.acknowledged += count
-                    tally.answeredBatches += 1
-                    return tally.isSettled
-                }
-            case .error(let error):
-                let (shown, isSettled) = tally.withLock { tally in
-                    tally.errors += 1
-                    if error.failedOp == "publish" { tally.answeredBatches += 1 }
-                    return (tally.errors, tally.isSettled)
-                }
-                if shown <= errorsShown { Console.error(FrameFormatter.error(error)) }
-                if shown == errorsShown { Console.error("simulate: further errors are only counted") }
-                settled = isSettled
-            default:
-                settled = false
-            }
-            if untilSettled && settled { return true }
+        tally.withLock { tally in
+            tally.sentBatches += 1
+            tally.sentLocations += batch.count
         }
-        return false
+        do throws(LocstreamError) {
+            let seqs = try await client.publish(batch)
+            tally.withLock { tally in
+                tally.acknowledged += seqs.count
+                tally.answeredBatches += 1
+            }
+            return true
+        } catch {
+            guard let refused = error.serverError else { return false }
+            let shown = tally.withLock { tally in
+                tally.errors += 1
+                tally.answeredBatches += 1
+                return tally.errors
+            }
+            if shown <= errorsShown { Console.error(FrameFormatter.error(refused)) }
+            if shown == errorsShown { Console.error("simulate: further errors are only counted") }
+            return true
+        }
     }
 }

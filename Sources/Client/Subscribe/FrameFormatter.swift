@@ -1,4 +1,5 @@
 import Foundation
+import LocstreamClient
 import LocstreamProtocol
 
 /// Turns server frames into the readable lines `subscribe` prints, e.g.
@@ -54,6 +55,17 @@ struct FrameFormatter: Sendable {
         fields.append("age " + Self.age(milliseconds: nowMs - location.ts))
         fields.append("sub \(sub)")
         return fields.joined(separator: "  ")
+    }
+
+    /// `resubscribed SUB with since; nothing missed`, or the seqs each device missed (its
+    /// gap in the replay after a reconnect): `…; missed veh-1 seq 4-6 (3), veh-2 seq 9 (1)`.
+    static func resumed(sub: String, gaps: [String: SeqGap]) -> String {
+        let missed = gaps.sorted { $0.key < $1.key }.map { device, gap in
+            let (first, last) = (gap.lastSeen + 1, gap.next - 1)
+            return "\(device) seq \(first)" + (last > first ? "-\(last)" : "") + " (\(last - first + 1))"
+        }
+        return "resubscribed \(sub) with since; "
+            + (missed.isEmpty ? "nothing missed" : "missed " + missed.joined(separator: ", "))
     }
 
     /// `server error CODE: MESSAGE (failed op OP)`.

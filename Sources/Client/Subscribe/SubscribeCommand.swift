@@ -1,197 +1,82 @@
-import Foundation
+import LocstreamClient
 import LocstreamProtocol
 import ProcessLifecycle
-import WebSocketTransport
 
-/// `stream-client subscribe`: prints a subscription's frames, switches it on stdin commands,
-/// and reconnects and resumes when the connection drops.
+/// `stream-client subscribe`, on `LocstreamClient`: prints a subscription's frames, switches
+/// it on stdin commands (each a new sequence, which the library sends as a switch on the same
+/// connection), and reconnects and resumes with `since` when the connection drops.
 struct SubscribeCommand: Sendable {
-    /// What happened, as seen by the task that runs the whole command.
+    /// What ends the command.
     private enum Event: Sendable {
-        /// The stream stopped by itself, with this exit status.
-        case streamEnded(Int32)
+        /// With this exit status (`-C` reached, a refused token, a failed first connect).
+        case finished(Int32)
         case inputEnded
         case quit
         case signal(String)
-        case deadline
     }
 
     /// What to subscribe to, and where.
     let settings: SubscribeSettings
     /// How long to wait between reconnects: from 0.5 s up to 30 s, jittered.
-    static let backoff = Backoff(initial: .milliseconds(500), cap: .seconds(30))
-    /// A connection that stayed up this long resets the attempt count.
-    static let stableAfter = Duration.seconds(10)
-    private let formatter = FrameFormatter()
+    static let backoff = ReconnectPolicy(initial: .milliseconds(500), cap: .seconds(30))
 
-    /// A command for `settings`.
-    init(settings: SubscribeSettings) { self.settings = settings }
-
-    /// Runs until `quit`, SIGINT or SIGTERM; returns the exit status.
+    /// Runs until `quit`, SIGINT or SIGTERM, `-C` or `-W`; returns the exit status.
     func run() async -> Int32 {
         let connector: Connector
-        let first: WebSocketConnection
         do {
             connector = try await Connector.start(settings.connection)
         } catch {
             Console.error("subscribe: \(error)")
             return ExitStatus.failure
         }
-        do {
-            first = try await connector.connect()
-        } catch {
-            Console.error("subscribe: cannot connect to \(settings.connection.url): \(error)\(error.advice)")
-            await connector.shutdown()
-            return ExitStatus.failure
+        let (events, post) = AsyncStream.makeStream(of: Event.self)
+        let watch = WireWatch()
+        let client = connector.locstreamClient(configuration: configuration(watch: watch))
+        let runner = SubscriptionRunner(client: client, settings: settings, watch: watch) {
+            post.yield(.finished($0))
         }
-        let request = SubscribeRequest(
-            sub: settings.subID ?? "sub-1", target: settings.target, snapshot: settings.snapshot,
-            minIntervalMs: settings.minIntervalMs, minDistanceMeters: settings.minDistanceMeters)
-        let session = SubscriptionSession(plan: SubscriptionPlan(first: request, subID: settings.subID))
+        await runner.switchTo(settings.target)
+        let waiting: [Task<Void, Never>] = [
+            Task { post.yield(await readCommands(runner: runner)) },
+            Task { if let name = await TerminationSignals.wait() { post.yield(.signal(name)) } },
+            Task {
+                guard let limit = settings.exitAfter, (try? await Task.sleep(for: limit)) != nil else { return }
+                post.yield(.quit)
+            },
+        ]
         var status = ExitStatus.success
-        await withTaskGroup(of: Event.self) { group in
-            group.addTask { .streamEnded(await stream(from: first, connector: connector, session: session)) }
-            group.addTask { await readCommands(session: session) }
-            group.addTask { await TerminationSignals.wait().map(Event.signal) ?? .deadline }
-            if let limit = settings.exitAfter {
-                group.addTask { (try? await Task.sleep(for: limit)) != nil ? .quit : .deadline }
-            }
-            var stopping = false
-            while let event = await group.next() {
-                switch event {
-                case .inputEnded:
-                    continue
-                case .quit, .signal:
-                    guard !stopping else { continue }
-                    stopping = true
-                    if session.quit() {
-                        group.addTask {
-                            try? await Task.sleep(for: .seconds(2))
-                            return .deadline
-                        }
-                    } else {
-                        group.cancelAll()
-                    }
-                case .streamEnded(let ended):
-                    status = ended
-                    group.cancelAll()
-                case .deadline:
-                    group.cancelAll()
-                }
-            }
+        for await event in events {
+            if case .inputEnded = event { continue }
+            if case .finished(let ended) = event { status = ended }
+            break
         }
+        for task in waiting { task.cancel() }
+        await runner.stop()
+        client.closeIdleConnections()
         await connector.shutdown()
         return status
     }
 
-    /// Reads the server on `first`, then on every reconnection, until the session quits
-    /// (exit status 0), `-C` locations have arrived (0), or the server refuses the token (1).
-    private func stream(from first: WebSocketConnection, connector: Connector, session: SubscriptionSession) async
-        -> Int32
-    {
-        var connection = first
-        var attempt = 0
-        var received = 0
-        var random = SystemRandomNumberGenerator()
-        while true {
-            switch session.attach(connection) {
-            case .quitting:
-                return ExitStatus.success
-            case .attached(let request) where attempt > 0:
-                let resumed = request.map { request in
-                    let count = request.since.count
-                    return "resubscribed \(request.sub) with since for \(count) device\(count == 1 ? "" : "s")"
-                }
-                Console.error("reconnected; " + (resumed ?? "no subscription to resume"))
-            case .attached:
-                break
-            }
-            let opened = ContinuousClock.now
-            for await message in connection.messages {
-                guard let stop = handle(message, session: session, received: &received) else { continue }
-                if let reason = stop.reason { Console.error(reason) }
-                _ = session.quit()
-                await Connector.closeGracefully(connection)
-                return stop.status
-            }
-            session.detach()
-            if session.isQuitting || Task.isCancelled { return ExitStatus.success }
-            if let reason = TokenRefusal.message(forClose: connection.peerClose?.code) {
-                Console.error(reason)
-                return ExitStatus.failure
-            }
-            if opened.duration(to: .now) >= Self.stableAfter { attempt = 0 }
-            var reason = "connection lost" + CloseText.suffix(connection.peerClose?.code)
-            while true {
-                attempt += 1
-                let delay = Self.backoff.delay(attempt: attempt, jitter: Double.random(in: 0...1, using: &random))
-                let wait = String(format: "%.1f", delay.seconds)
-                Console.error("\(reason); reconnecting in \(wait)s (attempt \(attempt))")
-                try? await Task.sleep(for: delay)
-                if session.isQuitting || Task.isCancelled { return ExitStatus.success }
-                do {
-                    connection = try await connector.connect()
-                    break
-                } catch {
-                    if session.isQuitting || Task.isCancelled { return ExitStatus.success }
-                    reason = "reconnect failed: \(error)\(error.advice)"
-                }
-            }
+    /// The library's settings for `subscribe`: ids `sub-1`, `sub-2`… (or `--sub`, then
+    /// `SUB-2`…), the reconnect waits, a connection kept while no sequence runs (`unsub`), and
+    /// the observer that prints status frames and remembers why a connection failed.
+    private func configuration(watch: WireWatch) -> ClientConfiguration {
+        var configuration = ClientConfiguration()
+        configuration.reconnect = Self.backoff
+        configuration.idleTimeout = .seconds(86_400)
+        configuration.keepsFrames = settings.json
+        let (first, prefix) = (settings.subID ?? "sub-1", settings.subID ?? "sub")
+        configuration.subID = { number in number == 1 ? first : "\(prefix)-\(number)" }
+        let status = StatusFrames(json: settings.json, verbose: settings.connection.verbose)
+        configuration.observer = { event in
+            watch.note(event)
+            if case .received(let frame, let message) = event { status.show(frame, message: message) }
         }
-    }
-
-    /// Why `subscribe` stops by itself: its exit status, and what to say first.
-    private struct Stop {
-        let status: Int32
-        let reason: String?
-    }
-
-    /// Prints one frame (raw with `--json`, else as a readable line) and tracks its seq;
-    /// `received` counts the locations. Returns why to stop, if this frame ends the run.
-    private func handle(_ message: InboundMessage, session: SubscriptionSession, received: inout Int) -> Stop? {
-        if settings.json { Console.out(message.text) }
-        let decoded: ServerMessage
-        do {
-            decoded = try ServerMessage.decode(message.bytes)
-        } catch {
-            // Ops added to the protocol later are skipped, as PROTOCOL.md allows extensions.
-            if error.code != .unknownOp || settings.connection.verbose {
-                Console.error("unreadable frame (\(error)): \(message.text.prefix(200))")
-            }
-            return nil
-        }
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        switch decoded {
-        case .loc(let sub, let location):
-            let previous = session.record(sub: sub, location: location)
-            if !settings.json {
-                Console.out(formatter.location(location, sub: sub, nowMs: now, previousSeq: previous))
-            }
-            received += 1
-            if let count = settings.count, received >= count { return Stop(status: ExitStatus.success, reason: nil) }
-        case .error(let error):
-            Console.error(FrameFormatter.error(error))
-            let running = error.failedOp == "subscribe" ? session.refused() : nil
-            if let running { Console.error("still subscribed as \(running.sub)") }
-            let refusal = TokenRefusal.message(
-                for: error, hasToken: settings.connection.token != nil, stillSubscribed: running != nil)
-            if let refusal { return Stop(status: ExitStatus.failure, reason: refusal) }
-        case .subscribed(let sub, _, _):
-            session.confirmed(sub: sub)
-            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
-        case .welcome:
-            if settings.connection.verbose { Console.error(formatter.line(for: decoded, nowMs: now)) }
-        case .leave:
-            if !settings.json { Console.out(formatter.line(for: decoded, nowMs: now)) }
-        default:
-            // Status (unsubscribed, authed, pong…) goes to stderr; stdout is for locations.
-            if !settings.json { Console.error(formatter.line(for: decoded, nowMs: now)) }
-        }
-        return nil
+        return configuration
     }
 
     /// Applies stdin commands until `quit` (returns `.quit`) or the end of input (`.inputEnded`).
-    private func readCommands(session: SubscriptionSession) async -> Event {
+    private func readCommands(runner: SubscriptionRunner) async -> Event {
         for await line in StandardInputLines.stream() {
             let command: StdinCommand?
             do {
@@ -207,10 +92,10 @@ struct SubscribeCommand: Sendable {
                 return .quit
             case .help:
                 Console.error(StdinCommand.usage)
-            case .subscribe, .unsubscribe:
-                if let command, !session.apply(command).sent {
-                    Console.error("not connected: the change is sent when the connection is back")
-                }
+            case .subscribe(let target):
+                await runner.switchTo(target)
+            case .unsubscribe:
+                await runner.switchTo(nil)
             }
         }
         return .inputEnded

@@ -5,9 +5,9 @@ import LocstreamProtocol
 /// forever with the same token.
 enum TokenRefusal {
     /// What to tell the user when `error` means the token will not do, or nil when the
-    /// subscription can go on: the `token expiring` warning, a refused switch while an
-    /// earlier subscription still runs (`stillSubscribed`), or any other error.
-    static func message(for error: ProtocolError, hasToken: Bool, stillSubscribed: Bool) -> String? {
+    /// command can go on: the `token expiring` warning, a refused switch (`isSwitch`: one typed
+    /// on stdin, after which another can be typed), or any other error.
+    static func message(for error: ProtocolError, hasToken: Bool, isSwitch: Bool) -> String? {
         switch error.code {
         case .unauthorized where error.message == "token expiring":
             return nil
@@ -15,7 +15,7 @@ enum TokenRefusal {
             return hasToken
                 ? "the server refused the token given with --token (\(error.message)); pass a valid one with --token"
                 : "the server needs a token (\(error.message)); pass one with --token"
-        case .forbidden where error.failedOp == "subscribe" && !stillSubscribed:
+        case .forbidden where error.failedOp == "subscribe" && !isSwitch:
             return "the token given with --token does not allow this subscription (\(error.message)); "
                 + "pass one that does with --token"
         default:

@@ -3,8 +3,8 @@ import LocstreamClientLWS
 import Observability
 import WebSocketTransport
 
-/// Opens the connections a subcommand talks over, with the common options applied: one
-/// lws client, the URL, the token, TLS trust and the connect timeout.
+/// The lws client a subcommand talks over, and `LocstreamClient`s on it with the common
+/// options applied: the URL, the token, TLS trust and the connect timeout.
 struct Connector: Sendable {
     /// The settings every connection uses.
     let settings: ConnectionSettings
@@ -23,37 +23,32 @@ struct Connector: Sendable {
         return Connector(settings: settings, client: client)
     }
 
-    /// Opens one connection to the server; returns once the WebSocket handshake is done.
-    func connect() async throws(TransportError) -> WebSocketConnection {
-        logger.debug("connecting", ["url": settings.url, "token": settings.token == nil ? "no" : "yes"])
-        let connection = try await client.connect(to: settings.url, options: settings.connectOptions)
-        logger.debug("connected", ["url": settings.url, "connection": connection.id])
-        return connection
-    }
-
-    /// A `LocstreamClient` on this connector's lws client, with the same URL, token, TLS
-    /// trust and connect timeout.
-    func locstreamClient() -> LocstreamClient {
-        LocstreamClient(transport: LWSTransport(client: client, url: settings.url, options: settings.connectOptions))
+    /// A `LocstreamClient` on this connector's lws client, with the same URL, token (sent on
+    /// every upgrade), TLS trust and connect timeout; with `--verbose` it logs its connects
+    /// and closes.
+    func locstreamClient(configuration: ClientConfiguration = ClientConfiguration()) -> LocstreamClient {
+        var configuration = configuration
+        let (logger, url, observer) = (logger, settings.url, configuration.observer)
+        configuration.observer = { event in
+            switch event {
+            case .received(_, .welcome(let conn, let node)?):
+                logger.debug("connected", ["url": url, "conn": conn, "node": node])
+            case .closed(let code):
+                logger.debug("connection closed", ["url": url, "code": code.map { "\($0)" } ?? "none"])
+            case .connectFailed(let error):
+                logger.debug("connect failed", ["url": url, "error": "\(error)"])
+            case .received:
+                break
+            }
+            observer?(event)
+        }
+        return LocstreamClient(
+            transport: LWSTransport(client: client, url: settings.url, options: settings.connectOptions),
+            configuration: configuration)
     }
 
     /// Closes every connection and stops the service thread.
     func shutdown() async {
         await client.shutdown()
-    }
-
-    /// Closes `connection` with 1000 and waits, at most `patience`, for the server's close
-    /// (the end of `messages`), so what was queued is written first. Only call this when no
-    /// other task reads the connection's messages.
-    static func closeGracefully(_ connection: WebSocketConnection, patience: Duration = .seconds(2)) async {
-        connection.close(code: 1000)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in connection.messages {}
-            }
-            group.addTask { try? await Task.sleep(for: patience) }
-            await group.next()
-            group.cancelAll()
-        }
     }
 }

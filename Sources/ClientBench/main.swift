@@ -1,0 +1,51 @@
+import Foundation
+
+// client-bench: the client library's figures, for deploy/loadtest/client-figures.sh, which
+// starts the server and the load. Each run prints one JSON line.
+//
+//   client-bench receive URL DEVICES PREFIX library|raw SECONDS
+//       One consumer of PREFIX0…PREFIX(DEVICES-1) (live updates, no snapshot): location
+//       elements per second over SECONDS (after a second's warm-up from the first one), and
+//       per CPU-second of this process. `library` iterates a LocstreamClient sequence on the
+//       lws transport; `raw` reads the connection with the bench's frame scanner, as
+//       `stream-client bench`'s subscribers do.
+//   client-bench idle URL SEQUENCES
+//       The resident memory SEQUENCES idle sequences add (each on its own connection,
+//       watching a device nobody publishes), per sequence.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = "usage: client-bench receive URL DEVICES PREFIX library|raw SECONDS | client-bench idle URL SEQUENCES"
+
+do {
+    switch (arguments.first, arguments.count) {
+    case ("receive", 6):
+        guard let devices = Int(arguments[2]), (1...1000).contains(devices),
+            let receiver = ReceiveFigure.Receiver(rawValue: arguments[4]), let seconds = Double(arguments[5]),
+            seconds > 0
+        else { throw BenchUsage(usage) }
+        let figure = ReceiveFigure(
+            url: arguments[1], devices: (0..<devices).map { arguments[3] + String($0) }, receiver: receiver,
+            seconds: seconds)
+        print(try await figure.run())
+    case ("idle", 3):
+        guard let sequences = Int(arguments[2]), sequences > 0 else { throw BenchUsage(usage) }
+        print(try await IdleSequenceFigure(url: arguments[1], sequences: sequences).run())
+    default:
+        throw BenchUsage(usage)
+    }
+} catch {
+    FileHandle.standardError.write(Data("client-bench: \(error)\n".utf8))
+    exit(error is BenchUsage ? 2 : 1)
+}
+
+/// A command line `client-bench` does not understand.
+struct BenchUsage: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A measurement that could not be taken.
+struct FigureFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The client library's figures (LocstreamClient, issue 17). Writes client.md and
+# client.jsonl (one JSON object a line) to $RESULTS (deploy/loadtest/results).
+#
+#   deploy/loadtest/client-figures.sh         # about 3 minutes
+#   BIN_DIR=.build/release deploy/loadtest/client-figures.sh
+#   RUNS=2 DURATION=2 RATE=20000 SEQUENCES=100 RESULTS=/tmp/client deploy/loadtest/client-figures.sh  # a check
+#
+# receive  One consumer of DEVICES devices (1,000) on the lws transport while `stream-client
+#          bench` publishes RATE locations/s (250,000) to them: location elements per second,
+#          and per CPU-second of the consumer's process (what one core would take). In ABBA
+#          order (raw, library, library, raw; RUNS=4 does that once, 8 twice), so a drift of
+#          the machine hits both alike:
+#            library  `client-bench receive … library`: a LocstreamClient sequence, every
+#                     frame decoded into a Location, seqs tracked;
+#            raw      `client-bench receive … raw`: the bench's receiver path (the connection's
+#                     messages through the bench's frame scanner, no decoding).
+#          The server and the load run on core $SERVER_CPU (0), the consumer alone on core
+#          $CONSUMER_CPU (1), each for DURATION seconds (10) after a second's warm-up.
+# idle     The consumer process's resident memory per idle sequence: SEQUENCES (2,000)
+#          sequences, each on its own connection with its subscription live, after twenty
+#          for warm-up; RUNS times.
+#
+# BIN_DIR=DIR uses stream-server, stream-client and client-bench from DIR (for example
+# .build/release after `swift build -c release`) instead of a release build in $SCRATCH.
+# Only 127.0.0.1 is targeted; every run is bounded by its duration and a timeout.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export PATH="/opt/swift/usr/bin:$PATH"
+source "$here/lib.sh"
+release_binaries "${SCRATCH:-/tmp/client-figures-build}"
+duration=${DURATION:-10}
+runs=${RUNS:-4}
+rate=${RATE:-250000}
+devices=${DEVICES:-1000}
+sequences=${SEQUENCES:-2000}
+server_cpu=${SERVER_CPU:-0}
+consumer_cpu=${CONSUMER_CPU:-1}
+results=${RESULTS:-$here/results}
+mkdir -p "$results"
+out="$results/client.jsonl"
+: >"$out"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+port=18431
+url="ws://127.0.0.1:$port/v1/stream"
+
+start_server() { # sets $server
+  taskset -c "$server_cpu" "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" --store memory \
+    --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
+    --log-level warning 2>"$work/server.log" &
+  server=$!
+  wait_ready "$port"
+}
+
+stop_server() {
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+}
+
+# labelled RUN: appends client-bench's line read from stdin to $out with the run's number
+# and the load average.
+labelled() {
+  python3 -c 'import json, sys
+line = sys.stdin.read().strip()
+if line:
+    record = json.loads(line)
+    record.update(run=int(sys.argv[1]), load_average=float(sys.argv[2]))
+    print(json.dumps(record))' "$1" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
+}
+
+receive() { # run receiver
+  local run=$1 receiver=$2
+  start_server
+  echo "== receive, $receiver, run $run (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
+  timeout $((duration + 60)) taskset -c "$consumer_cpu" "$BIN_DIR/client-bench" receive "$url" "$devices" bench- \
+    "$receiver" "$duration" >"$work/figure.json" &
+  local consumer=$!
+  timeout $((duration + 60)) taskset -c "$server_cpu" "$BIN_DIR/stream-client" bench "$url" --scenario fanout \
+    --subscribers 1 --devices "$devices" --per-subscriber 1 --rate "$rate" --publishers 2 \
+    --duration $((duration + 3)) --time-limit $((duration + 50)) --server-pid "$server" \
+    --label "client-figures/load" >"$work/load.json" 2>"$work/load.log" &
+  local load=$!
+  if wait "$consumer"; then labelled "$run" <"$work/figure.json"; else echo "receive $receiver failed" >&2; fi
+  wait "$load" || echo "the load of run $run failed: $(tail -n 3 "$work/load.log")" >&2
+  stop_server
+}
+
+run=0
+for _ in $(seq $(((runs + 3) / 4))); do
+  for receiver in raw library library raw; do
+    run=$((run + 1))
+    receive "$run" "$receiver"
+  done
+done
+
+for run in $(seq "$runs"); do
+  start_server
+  echo "== idle, $sequences sequences, run $run" >&2
+  if timeout 300 taskset -c "$consumer_cpu" "$BIN_DIR/client-bench" idle "$url" "$sequences" >"$work/figure.json"; then
+    labelled "$run" <"$work/figure.json"
+  else
+    echo "idle run $run failed" >&2
+  fi
+  stop_server
+done
+
+python3 "$here/client_table.py" "$out" "$rate" "$duration" >"$results/client.md"
+cat "$results/client.md"

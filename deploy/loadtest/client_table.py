@@ -1,0 +1,56 @@
+"""Turns client-figures.sh's client.jsonl into the Markdown of client.md.
+
+    python3 client_table.py client.jsonl RATE DURATION
+"""
+
+import json
+import statistics
+import sys
+
+
+def spread(values, form=",.0f"):
+    """'median (min–max, n runs)' of `values`, or 'no run'."""
+    if not values:
+        return "no run"
+    low, high, middle = min(values), max(values), statistics.median(values)
+    return f"{middle:{form}} ({low:{form}}–{high:{form}}, {len(values)} runs)"
+
+
+def main():
+    path, rate, duration = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    records = [json.loads(line) for line in open(path) if line.strip()]
+    receive = [r for r in records if r.get("figure") == "receive"]
+    idle = [r for r in records if r.get("figure") == "idle"]
+    print("# Client library figures\n")
+    print(f"`deploy/loadtest/client-figures.sh`: one consumer of {receive[0]['devices'] if receive else '?'} devices "
+          f"while `stream-client bench` offers {rate:,} locations/s, {duration} s a run, ABBA order; the consumer "
+          "alone on its core. Elements per CPU-second: what one core of the consumer would take.\n")
+    print("| receiver | elements/s | consumer CPU % | elements per CPU-second |")
+    print("|---|---|---|---|")
+    for receiver in ("library", "raw"):
+        rows = [r for r in receive if r["receiver"] == receiver]
+        print(f"| {receiver} | {spread([r['elements_per_s'] for r in rows])} "
+              f"| {spread([r['cpu_percent'] for r in rows if r['cpu_percent'] is not None])} "
+              f"| {spread([r['elements_per_cpu_s'] for r in rows if r['elements_per_cpu_s'] is not None])} |")
+    pairs = []
+    for first, second in zip(receive[0::2], receive[1::2]):
+        by = {first["receiver"]: first, second["receiver"]: second}
+        if "library" in by and "raw" in by and by["raw"]["elements_per_cpu_s"]:
+            pairs.append(by["library"]["elements_per_cpu_s"] / by["raw"]["elements_per_cpu_s"])
+    if pairs:
+        print(f"\nLibrary per CPU-second over raw, run by adjacent run: "
+              f"{', '.join(f'{p:.2f}' for p in pairs)}.")
+    print("\n## Memory per idle sequence\n")
+    if idle:
+        print(f"{idle[0]['sequences']:,} idle sequences (each on its own connection, subscribed) after twenty "
+              f"for warm-up: {spread([r['kib_per_sequence'] for r in idle], '.1f')} KiB of the consumer's "
+              "resident memory per sequence.")
+        print("\n| run | KiB per sequence | RSS before → after (KiB) |")
+        print("|---|---|---|")
+        for r in idle:
+            print(f"| {r['run']} | {r['kib_per_sequence']} | {r['rss_before_kib']:,} → {r['rss_after_kib']:,} |")
+    else:
+        print("no run")
+
+
+main()
