@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// A client's idle connections: those whose sequence has ended, kept for the next one.
 final class LinkPool: Sendable {
-    private let idle = Mutex<[Link]>([])
+    private let idle = Locked<[Link]>([])
 
     /// An empty pool.
     init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A client of one locstream server: location sequences shaped for Swift concurrency, and
 /// publishing.
@@ -17,8 +17,8 @@ public final class LocstreamClient: Sendable {
     public let configuration: ClientConfiguration
     private let transport: any LocstreamTransport
     private let pool = LinkPool()
-    private let publisher = Mutex<Link?>(nil)
-    private let subCounter = Mutex<UInt64>(0)
+    private let publisher = Locked<Link?>(nil)
+    private let subCounter = Locked<UInt64>(0)
 
     /// A client connecting through `transport`.
     public init(transport: any LocstreamTransport, configuration: ClientConfiguration = ClientConfiguration()) {
