@@ -4,7 +4,8 @@ import LocstreamProtocol
 import StreamCore
 import WebSocketTransport
 
-/// The HTTP side of location streams: `POST /v1/locations` and `GET /v1/devices/{id}`.
+/// The HTTP side of location streams: `POST /v1/locations`, `GET /v1/devices/{id}` and
+/// the geo queries of `GET /v1/devices` (`LocationRoutes+Query.swift`).
 struct LocationRoutes {
     let node: Node
 
@@ -81,7 +82,7 @@ struct LocationRoutes {
         return response
     }
 
-    private func failure(_ error: ProtocolError) -> HTTPResponse {
+    func failure(_ error: ProtocolError) -> HTTPResponse {
         node.metrics.count(error.code)
         let status =
             switch error.code {
@@ -93,7 +94,7 @@ struct LocationRoutes {
         return .json(status, #"{"code":\#(quoted(error.code.rawValue)),"message":\#(quoted(error.message))}"#)
     }
 
-    private func quoted(_ text: String) -> String {
+    func quoted(_ text: String) -> String {
         String(decoding: JSONValue.string(text).encoded(), as: UTF8.self)
     }
 }

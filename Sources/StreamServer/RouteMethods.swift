@@ -8,7 +8,7 @@ enum RouteMethods {
     static func allowed(_ path: String, webSockets: Set<String>) -> [String]? {
         switch path {
         case "/v1/locations": ["POST"]
-        case "/healthz", "/readyz", "/metrics": ["GET", "HEAD"]
+        case "/healthz", "/readyz", "/metrics", LocstreamService.devicesPath: ["GET", "HEAD"]
         case _ where webSockets.contains(path) || MapPage.assets[path] != nil || ContractDocuments.assets[path] != nil:
             ["GET", "HEAD"]
         case _ where path.hasPrefix(LocstreamService.devicesPrefix): ["GET", "HEAD"]
