@@ -32,19 +32,19 @@ extension LocationRoutes {
             let result = try await node.broker.positions(matching: query)
             return HTTPResponse(
                 status: 200, contentType: "application/json", headers: [("cache-control", "no-store")],
-                body: Self.body(of: result, limit: query.limit))
+                body: body(of: result, limit: query.limit))
         } catch {
             return failure(ProtocolError(.internal, "cannot read positions: \(error)"))
         }
     }
 
     /// `{"devices":[…],"count":n,"limit":l,"truncated":b}`; each device is its stored
-    /// location, with `distance_m` (rounded to centimetres) first for `near`.
-    private static func body(of result: PositionQueryResult, limit: Int) -> [UInt8] {
+    /// location with `online`, and `distance_m` (rounded to centimetres) for `near`.
+    private func body(of result: PositionQueryResult, limit: Int) -> [UInt8] {
         var body = Array(#"{"devices":["#.utf8)
         for (index, match) in result.matches.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(UInt8(ascii: "{"))
+            body += onlineMember(match.update)
             if let distance = match.distanceMeters {
                 body += Array("\"distance_m\":\((distance * 100).rounded() / 100),".utf8)
             }

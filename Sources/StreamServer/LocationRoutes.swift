@@ -40,7 +40,7 @@ struct LocationRoutes {
         }
     }
 
-    /// `GET /v1/devices/{id}`: the last known location, or 404. With auth on, the
+    /// `GET /v1/devices/{id}`: the last known location with `online`, or 404. With auth on, the
     /// bearer token must allow subscribing to the device.
     func device(_ id: String, request: HTTPRequest) async -> HTTPResponse {
         guard DeviceID.isValid(id) else {
@@ -61,10 +61,15 @@ struct LocationRoutes {
             }
             return HTTPResponse(
                 status: 200, contentType: "application/json", headers: [("cache-control", "no-store")],
-                body: [UInt8(ascii: "{")] + last.body)
+                body: onlineMember(last) + last.body)
         } catch {
             return failure(ProtocolError(.internal, "cannot read the position: \(error)"))
         }
+    }
+
+    /// `{"online":true,` or `{"online":false,`: the start of a device's answer (v1.1).
+    func onlineMember(_ last: EncodedLocation) -> [UInt8] {
+        Array((node.presence.isOnline(last) ? #"{"online":true,"# : #"{"online":false,"#).utf8)
     }
 
     /// 429 with `Retry-After` past the rate, 507 past the device limit; the body names the

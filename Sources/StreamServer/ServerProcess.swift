@@ -47,6 +47,7 @@ struct ServerProcess {
             return 1
         }
         readiness.enter(.serving)
+        let presence = Task { await node.watchPresence() }
         let sweeper = (broker as? LocalBroker).map {
             Self.sweep($0, every: settings.devices.sweepInterval, logger: logger.named("broker"))
         }
@@ -61,6 +62,7 @@ struct ServerProcess {
         readiness.enter(.draining)
         await server.shutdown(timeout: settings.shutdownTimeout)
         sweeper?.cancel()
+        presence.cancel()
         broker.close()
         logger.info("stopped")
         return 0
