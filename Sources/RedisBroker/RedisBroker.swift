@@ -181,7 +181,7 @@ public final class RedisBroker: Broker {
     }
 
     /// Runs `script`, loading it again if Redis lost its script cache.
-    private func evaluate(_ script: RedisScript, _ arguments: [[UInt8]], doing what: String)
+    func evaluate(_ script: RedisScript, _ arguments: [[UInt8]], doing what: String)
         async throws(BrokerError) -> RedisReply
     {
         let reply = try await run(script.evalSHA(arguments), doing: what)
@@ -204,7 +204,7 @@ public final class RedisBroker: Broker {
         return reply
     }
 
-    private func decode(_ entries: [[UInt8]], doing what: String) throws(BrokerError) -> [StoredUpdate] {
+    func decode(_ entries: [[UInt8]], doing what: String) throws(BrokerError) -> [StoredUpdate] {
         var updates: [StoredUpdate] = []
         for entry in entries {
             do {
@@ -217,7 +217,7 @@ public final class RedisBroker: Broker {
     }
 
     /// Counts and logs a failed operation and returns its error.
-    private func failed(_ what: String, _ reason: String) -> BrokerError {
+    func failed(_ what: String, _ reason: String) -> BrokerError {
         failed(what, RedisFailure(reason))
     }
 

@@ -156,26 +156,57 @@ enum RedisScripts {
         return out
         """)
 
+    /// Lua shared by the scripts that read areas: `appendLast(ids, out)` appends to `out`
+    /// the last-known entry of each device of `ids` that has one, a thousand at a time.
+    private static let appendLastFunction = """
+        local function appendLast(ids, out)
+          for first = 1, #ids, 1000 do
+            local chunk = {}
+            for i = first, math.min(first + 999, #ids) do chunk[#chunk + 1] = ids[i] end
+            for _, entry in ipairs(redis.call('HMGET', 'locstream:last', unpack(chunk))) do
+              if entry then out[#out + 1] = entry end
+            end
+          end
+        end
+        """
+
     /// The last-known entries of devices within a circle of the geo set, plus every
     /// polar device when asked. ARGV: lon, lat, radius in metres, '1' to add polar.
     static let snapshot = RedisScript(
         """
         #!lua flags=no-writes
+        \(appendLastFunction)
         local ids = redis.call('GEOSEARCH', 'locstream:geo', 'FROMLONLAT', ARGV[1], ARGV[2], 'BYRADIUS', ARGV[3], 'm')
         if ARGV[4] == '1' then
           for _, id in ipairs(redis.call('HKEYS', 'locstream:polar')) do ids[#ids + 1] = id end
         end
         local out = {}
-        for first = 1, #ids, 1000 do
-          local chunk = {}
-          for i = first, math.min(first + 999, #ids) do chunk[#chunk + 1] = ids[i] end
-          for _, entry in ipairs(redis.call('HMGET', 'locstream:last', unpack(chunk))) do
-            if entry then out[#out + 1] = entry end
-          end
+        appendLast(ids, out)
+        return out
+        """)
+
+    /// The candidates of a geo query: how many devices `GEOSEARCH` returned from the geo
+    /// set, then the last-known entries of those devices and, when asked, of every polar
+    /// device. ARGV: lon, lat, radius in metres, the most devices to take from the geo set,
+    /// `ASC` (nearest first) or `ANY` (the first found), '1' to add polar.
+    static let query = RedisScript(
+        """
+        #!lua flags=no-writes
+        \(appendLastFunction)
+        local ids
+        if ARGV[5] == 'ASC' then
+          ids = redis.call('GEOSEARCH', 'locstream:geo', 'FROMLONLAT', ARGV[1], ARGV[2], 'BYRADIUS', ARGV[3], 'm', 'ASC', 'COUNT', ARGV[4])
+        else
+          ids = redis.call('GEOSEARCH', 'locstream:geo', 'FROMLONLAT', ARGV[1], ARGV[2], 'BYRADIUS', ARGV[3], 'm', 'COUNT', ARGV[4], 'ANY')
         end
+        local out = { #ids }
+        if ARGV[6] == '1' then
+          for _, id in ipairs(redis.call('HKEYS', 'locstream:polar')) do ids[#ids + 1] = id end
+        end
+        appendLast(ids, out)
         return out
         """)
 
     /// Every script, loaded into Redis's cache on each connect.
-    static let all = [epoch, publish, replay, snapshot]
+    static let all = [epoch, publish, replay, snapshot, query]
 }

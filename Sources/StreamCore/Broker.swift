@@ -36,6 +36,11 @@ public protocol Broker: AnyObject, Sendable {
     /// `area`, in no particular order: the snapshot of an area subscription.
     func lastKnown(in area: GeoArea) async throws(BrokerError) -> [EncodedLocation]
 
+    /// The answer to `query` from the last known positions: at most its limit of the
+    /// devices inside its area that its rights allow (nearest first for `near`), and
+    /// whether more matched (`PositionQuery.collect` does the exact tests).
+    func positions(matching query: PositionQuery) async throws(BrokerError) -> PositionQueryResult
+
     /// The updates of `device` after `seq`, oldest first, as far back as history
     /// reaches, and the device's current seq (0 when it never published).
     func replay(_ device: String, after seq: UInt64) async throws(BrokerError) -> Replay

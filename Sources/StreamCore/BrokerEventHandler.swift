@@ -17,11 +17,14 @@ public protocol BrokerEventHandler: Sendable {
     var watchedSubjects: [Subject] { get }
 }
 
-/// The node's broker event handler: what a broker hears goes to the hub.
+/// The node's broker event handler: what a broker hears goes to the hub, and to the
+/// presence tracker.
 struct HubFeed: BrokerEventHandler {
     let hub: Hub
+    let presence: PresenceTracker
 
     func handlePublication(_ update: EncodedLocation, previous: Location?, to audience: Audience) {
+        presence.heard(update)
         hub.deliver(update, previous: previous, to: audience)
     }
 

@@ -1,7 +1,7 @@
 import LocstreamProtocol
 import Observability
 
-/// Writes one subscription's `loc` and `leave` frames to its sink and counts what
+/// Writes one subscription's `loc`, `leave` and `presence` frames to its sink and counts what
 /// happened: sent, conflated for a slow peer, or the peer closed as a slow consumer.
 struct Delivery: Sendable {
     let sink: any FrameSink
@@ -36,7 +36,29 @@ struct Delivery: Sendable {
                 sink.send(
                     head: ServerMessage.leave(sub: sub, device: device).encoded(), body: [], key: device,
                     generation: generation))
+        case .offline(let last):
+            sendPresence(of: last.location, online: false)
+        case .returning(let update, let receivedAt):
+            sendPresence(of: update.location, online: true) && send(update, receivedAt: receivedAt)
         }
+    }
+
+    /// Sends a `presence` frame for the device of `location` (with its `ts` as `last_seen`
+    /// when offline). Its conflation key is not a device id (it has a space), so a
+    /// `loc` never takes its place in the outbox.
+    private func sendPresence(of location: Location, online: Bool) -> Bool {
+        let frame = LocationFrame.presence(
+            sub: sub, device: location.device, online: online, lastSeen: online ? nil : location.ts)
+        return record(sink.send(head: frame, body: [], key: "presence " + location.device, generation: generation))
+    }
+
+    /// Sends an opening (snapshot or replay) frame, which says last whether its device is
+    /// online (the frame starts as every `loc` does).
+    func sendOpening(_ update: EncodedLocation, online: Bool) -> Bool {
+        record(
+            sink.send(
+                head: prefix, body: LocationFrame.withOnline(update.body, online), key: update.location.device,
+                generation: generation))
     }
 
     /// Sends `update`, received by the hub at `receivedAt` (nil for snapshot and

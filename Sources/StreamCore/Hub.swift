@@ -134,6 +134,17 @@ public final class Hub: Sendable {
         }
     }
 
+    /// Pushes an `offline` of the device of `last` (its last known position) to every
+    /// stream watching the device, and to every area subscription that holds `last`.
+    func deliverOffline(_ last: EncodedLocation) {
+        let streams = registry.withLock { registry in
+            (registry.streams[last.location.device] ?? [])
+                + registry.areas.matches(old: nil, new: last.location).map { $0.0 }
+        }
+        let publication = Publication(last, kind: .offline)
+        for stream in streams { stream.push(publication) }
+    }
+
     /// The number of registrations: one per (stream, device) plus one per area
     /// subscription. The `hub_entries` gauge.
     public var entryCount: Int { registry.withLock { $0.deviceEntries + $0.areas.count } }

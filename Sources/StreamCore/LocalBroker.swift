@@ -216,6 +216,17 @@ public final class LocalBroker: Broker {
         }
     }
 
+    /// Reads the candidates from the position index, cell by cell, under the lock.
+    public func positions(matching query: PositionQuery) async throws(BrokerError) -> PositionQueryResult {
+        state.withLock { state in
+            let devices = state.devices
+            return query.collect(
+                state.positions.candidateCells(in: query.area).lazy.flatMap { $0 }.compactMap {
+                    devices[$0]?.history.newest
+                })
+        }
+    }
+
     public func replay(_ id: String, after seq: UInt64) async throws(BrokerError) -> Replay {
         let kept = state.withLock { state -> (Replay, reachesBack: Bool)? in
             guard let device = state.devices[id] else { return nil }

@@ -18,6 +18,8 @@ public final class Node: Sendable {
     /// The access policy and its token checks: who is this, and what may they do.
     public let gate: Gatekeeper
     public let clock: any NodeClock
+    /// Which devices are online (`--offline-after`).
+    public let presence: PresenceTracker
 
     /// A node named `name` around `broker`, which it starts: from now on the broker
     /// reports what it hears to the node's hub, and hears which subjects the hub's
@@ -38,7 +40,22 @@ public final class Node: Sendable {
         self.limits = limits
         self.gate = Gatekeeper(access: access, metrics: metrics, logger: logger, clock: clock)
         self.clock = clock
-        broker.run(reporting: HubFeed(hub: hub))
+        let presence = PresenceTracker(offlineAfter: limits.offlineAfter, clock: clock, gauge: metrics.devicesOnline)
+        self.presence = presence
+        broker.run(reporting: HubFeed(hub: hub, presence: presence))
+    }
+
+    /// Tells the subscribers of each device that goes offline, every `presence.tick`, until
+    /// the calling task is cancelled.
+    public func watchPresence() async {
+        while (try? await clock.sleep(for: presence.tick)) != nil {
+            expirePresence()
+        }
+    }
+
+    /// Sends `online:false` for each device silent past `--offline-after` now.
+    public func expirePresence() {
+        for last in presence.expire() { hub.deliverOffline(last) }
     }
 
     /// Where the hub reports a subject's first and last local subscriber: to `broker`

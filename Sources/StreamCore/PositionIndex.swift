@@ -28,10 +28,16 @@ struct PositionIndex {
 
     /// The devices in the cells `area` covers: a superset of those inside it.
     func candidates(in area: GeoArea) -> [String] {
+        candidateCells(in: area).flatMap { $0 }
+    }
+
+    /// The devices of each non-empty cell `area` covers, a set per cell, so a reader that
+    /// stops early (a query's limit) pays only for the cells it read.
+    func candidateCells(in area: GeoArea) -> [Set<String>] {
         let cover = grid.cover(area)
         guard cover.count <= cells.count else {
-            return cells.filter { cover.contains($0.key) }.flatMap(\.value)
+            return cells.filter { cover.contains($0.key) }.map(\.value)
         }
-        return cover.cells.flatMap { cells[$0] ?? [] }
+        return cover.cells.compactMap { cells[$0] }
     }
 }

@@ -10,6 +10,10 @@ public struct Publication: Sendable {
         /// The device left the area of an area subscription: send `leave`. The update
         /// is its new position, outside; its seq orders the leave among the locations.
         case leave
+        /// The device went offline (`PresenceTracker`): send `presence` with
+        /// `online:false`. The update is its last position; its next location comes with
+        /// `online:true` first.
+        case offline
     }
 
     /// The encoded location, shared by every subscriber.

@@ -12,6 +12,8 @@ public struct SessionLimits: Sendable {
     /// The largest area an area subscription may cover, in square kilometres; larger is
     /// `bad_request`. The default is about a 500 × 500 km region.
     public var maxAreaKm2 = 250_000.0
+    /// How long a device may be silent and still be online (`--offline-after`).
+    public var offlineAfter = Duration.seconds(120)
 
     /// The defaults.
     public init() {}

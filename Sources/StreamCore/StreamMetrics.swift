@@ -26,6 +26,8 @@ public struct StreamMetrics: Sendable {
     public let publishRefused: LabeledCounter
     /// Seconds from the hub receiving a publication to its frame being queued.
     public let publishToSend: Histogram
+    /// Devices online on this node (`PresenceTracker`).
+    public let devicesOnline: Gauge
 
     /// Registers the metrics in `registry`.
     public init(registry: MetricsRegistry) {
@@ -51,6 +53,8 @@ public struct StreamMetrics: Sendable {
         publishRefused = registry.counter(
             "publish_refused_total", help: "Publishes refused whole, by reason.", label: "reason",
             values: PublishRefusal.Reason.allCases.map(\.rawValue))
+        devicesOnline = registry.gauge(
+            "devices_online", help: "Devices heard from within --offline-after, as this node knows them.")
         errorBudgetClosed = registry.counter(
             "error_budget_closed_total", help: "Connections closed with 1008 for sending too many bad requests.")
     }

@@ -120,8 +120,13 @@ public final class SubscriptionScope {
         let delivery = Delivery(
             sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: node.logger,
             connectionID: connectionID)
-        _ = opening.frames.allSatisfy { delivery.send($0) }
-        let task = SubscriptionTask.start(stream, with: delivery, gate: FrameGate(request, opening: opening))
+        let newest = Dictionary(opening.frames.map { ($0.location.device, $0) }) {
+            $0.location.seq >= $1.location.seq ? $0 : $1
+        }
+        let offline = Set(newest.values.filter { !node.presence.isOnline($0) }.map(\.location.device))
+        _ = opening.frames.allSatisfy { delivery.sendOpening($0, online: !offline.contains($0.location.device)) }
+        let task = SubscriptionTask.start(
+            stream, with: delivery, gate: FrameGate(request, opening: opening, offline: offline))
         running = Running(request: request, registration: registration, stream: stream, task: task)
     }
 

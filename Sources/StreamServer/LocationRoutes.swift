@@ -4,7 +4,8 @@ import LocstreamProtocol
 import StreamCore
 import WebSocketTransport
 
-/// The HTTP side of location streams: `POST /v1/locations` and `GET /v1/devices/{id}`.
+/// The HTTP side of location streams: `POST /v1/locations`, `GET /v1/devices/{id}` and
+/// the geo queries of `GET /v1/devices` (`LocationRoutes+Query.swift`).
 struct LocationRoutes {
     let node: Node
 
@@ -39,7 +40,7 @@ struct LocationRoutes {
         }
     }
 
-    /// `GET /v1/devices/{id}`: the last known location, or 404. With auth on, the
+    /// `GET /v1/devices/{id}`: the last known location with `online`, or 404. With auth on, the
     /// bearer token must allow subscribing to the device.
     func device(_ id: String, request: HTTPRequest) async -> HTTPResponse {
         guard DeviceID.isValid(id) else {
@@ -60,10 +61,15 @@ struct LocationRoutes {
             }
             return HTTPResponse(
                 status: 200, contentType: "application/json", headers: [("cache-control", "no-store")],
-                body: [UInt8(ascii: "{")] + last.body)
+                body: onlineMember(last) + last.body)
         } catch {
             return failure(ProtocolError(.internal, "cannot read the position: \(error)"))
         }
+    }
+
+    /// `{"online":true,` or `{"online":false,`: the start of a device's answer (v1.1).
+    func onlineMember(_ last: EncodedLocation) -> [UInt8] {
+        Array((node.presence.isOnline(last) ? #"{"online":true,"# : #"{"online":false,"#).utf8)
     }
 
     /// 429 with `Retry-After` past the rate, 507 past the device limit; the body names the
@@ -81,7 +87,7 @@ struct LocationRoutes {
         return response
     }
 
-    private func failure(_ error: ProtocolError) -> HTTPResponse {
+    func failure(_ error: ProtocolError) -> HTTPResponse {
         node.metrics.count(error.code)
         let status =
             switch error.code {
@@ -93,7 +99,7 @@ struct LocationRoutes {
         return .json(status, #"{"code":\#(quoted(error.code.rawValue)),"message":\#(quoted(error.message))}"#)
     }
 
-    private func quoted(_ text: String) -> String {
+    func quoted(_ text: String) -> String {
         String(decoding: JSONValue.string(text).encoded(), as: UTF8.self)
     }
 }

@@ -101,6 +101,8 @@ struct LocstreamService: WebSocketServerDelegate {
             return .text(200, metrics.registry.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         case "/v1/locations":
             return await LocationRoutes(node: node).publish(request)
+        case Self.devicesPath:
+            return await LocationRoutes(node: node).query(request)
         case let path where webSockets.contains(path):
             return RouteMethods.upgradeRequired(path)
         case let path where path.hasPrefix(Self.devicesPrefix):
@@ -112,4 +114,5 @@ struct LocstreamService: WebSocketServerDelegate {
     }
 
     static let devicesPrefix = "/v1/devices/"
+    static let devicesPath = "/v1/devices"
 }

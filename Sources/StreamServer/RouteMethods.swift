@@ -8,7 +8,7 @@ enum RouteMethods {
     static func allowed(_ path: String, webSockets: Set<String>, files: [String: StaticAsset]) -> [String]? {
         switch path {
         case "/v1/locations": ["POST"]
-        case "/healthz", "/readyz", "/metrics": ["GET", "HEAD"]
+        case "/healthz", "/readyz", "/metrics", LocstreamService.devicesPath: ["GET", "HEAD"]
         case _ where webSockets.contains(path) || files[path] != nil:
             ["GET", "HEAD"]
         case _ where path.hasPrefix(LocstreamService.devicesPrefix): ["GET", "HEAD"]

@@ -71,6 +71,11 @@ enum ServerOptionSpecs {
             "max-area-km2", "KM2", default: whole(session.maxAreaKm2),
             help: "Largest area of one area subscribe; more is bad_request."),
         .value(
+            "offline-after", "SECONDS", default: "\(session.offlineAfter.components.seconds)",
+            help:
+                "A device silent this long is offline: its subscribers get presence online:false, then online:true before its next location."
+        ),
+        .value(
             "publish-rate", "PER_SECOND", default: whole(session.publishRate),
             help:
                 "Locations one identity (token sub, or address without auth) may publish per second, WebSocket and HTTP together; past it rate_limited or 429."

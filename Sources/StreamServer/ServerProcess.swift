@@ -57,6 +57,7 @@ struct ServerProcess {
             return 1
         }
         readiness.enter(.serving)
+        let presence = Task { await node.watchPresence() }
         let sweeper = (broker as? LocalBroker).map {
             Self.sweep($0, every: settings.devices.sweepInterval, logger: logger.named("broker"))
         }
@@ -71,6 +72,7 @@ struct ServerProcess {
         readiness.enter(.draining)
         await server.shutdown(timeout: settings.shutdownTimeout)
         sweeper?.cancel()
+        presence.cancel()
         broker.close()
         logger.info("stopped")
         return 0

@@ -63,6 +63,7 @@ enum ContractSession {
     static func httpAnswers(server: ServerHarness) throws -> [Answer] {
         let token = "Authorization: Bearer " + (try TestTokens.make())
         let readOnly = "Authorization: Bearer " + (try TestTokens.make(devices: ["x-*"], publish: nil))
+        let areas = "Authorization: Bearer " + (try TestTokens.make(areas: true))
         let location = #"{"device":"veh-2","lat":52.52,"lon":13.40,"ts":1764421200123}"#
         let batch = "[" + Array(repeating: location, count: 21).joined(separator: ",") + "]"
         let newDevices = "[" + location.replacing("veh-2", with: "veh-3") + "]"
@@ -78,6 +79,10 @@ enum ContractSession {
             ("get", "/v1/devices/{id}", "/v1/devices/veh-2", nil, [], 401),
             ("get", "/v1/devices/{id}", "/v1/devices/veh-2", nil, [readOnly], 403),
             ("get", "/v1/devices/{id}", "/v1/devices/veh-404", nil, [token], 404),
+            ("get", "/v1/devices", "/v1/devices?near=13.4,52.52&radius_m=1000", nil, [areas], 200),
+            ("get", "/v1/devices", "/v1/devices?bbox=0,0,1,1&limit=0", nil, [areas], 400),
+            ("get", "/v1/devices", "/v1/devices?bbox=0,0,1,1", nil, [], 401),
+            ("get", "/v1/devices", "/v1/devices?bbox=0,0,1,1", nil, [token], 403),
             ("get", "/healthz", "/healthz", nil, [], 200),
             ("get", "/readyz", "/readyz", nil, [], 200),
             ("get", "/v1/stream", "/v1/stream", nil, [], 426),

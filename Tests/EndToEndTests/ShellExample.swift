@@ -28,7 +28,7 @@ struct ShellExample {
         let shown = answer.flatMap { try? JSONValue(parsing: Array($0.body.utf8)) }
         for seed in block.seeds {
             guard case .object(let fields)? = shown else { throw ExampleError.noShape(line: block.line) }
-            let location = JSONValue.object(fields.filter { $0.key != "seq" })
+            let location = JSONValue.object(fields.filter { $0.key != "seq" && $0.key != "online" })
             try FrameExampleRun.publish(Array(repeating: location, count: seed.count), server: server, token: token)
         }
         let script = block.lines.joined(separator: "\n").replacing(

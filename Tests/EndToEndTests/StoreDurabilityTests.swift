@@ -82,7 +82,7 @@ extension EndToEnd {
         /// `GET /v1/devices/{device}` on `server`: the status and the body.
         static func fetchDevice(_ device: String, on server: ServerHarness) throws -> (status: Int, body: String) {
             let response = try RawHTTPResponse.fetch(port: server.port, path: "/v1/devices/\(device)")
-            return (response.status, response.body)
+            return (response.status, ReceivedLocation.withoutOnline(response.body))
         }
 
         /// Publishes one location for each of `devices` on `server`, acknowledged, and
@@ -109,13 +109,20 @@ extension EndToEnd {
 /// carried them (the body `GET /v1/devices/{id}` answers), to compare byte for byte.
 struct ReceivedLocation: Equatable {
     let location: Location
-    /// `{` and the members after the frame's `op` and `sub`.
+    /// `{` and the members after the frame's `op` and `sub`, without a snapshot's `online`.
     let body: String
 
     /// The `loc` frame of subscription `sub` in `message`; nil for any other frame.
     init?(_ message: InboundMessage, sub: String) {
         guard case .loc(sub, let location)? = try? ServerMessage.decode(message.bytes) else { return nil }
         self.location = location
-        body = "{" + String(decoding: message.bytes.dropFirst(LocationFrame.prefix(sub: sub).count), as: UTF8.self)
+        body = Self.withoutOnline(
+            "{" + String(decoding: message.bytes.dropFirst(LocationFrame.prefix(sub: sub).count), as: UTF8.self))
+    }
+
+    /// `text` without its `online` member (v1.1: snapshot frames end with it, and
+    /// `GET /v1/devices/{id}` starts with it).
+    static func withoutOnline(_ text: String) -> String {
+        text.replacing(/,"online":(true|false)}$/, with: "}").replacing(/^\{"online":(true|false),/, with: "{")
     }
 }

@@ -52,13 +52,27 @@ final class RecordingSink: FrameSink {
         state.withLock { $0.frames }.compactMap { try? ServerMessage.decode($0.bytes) }
     }
 
+    /// Every accepted frame, as text (frames `ServerMessage` does not know too, such as `presence`).
+    var texts: [String] {
+        state.withLock { $0.frames }.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
     /// Waits (up to `timeout`) until `condition` holds for the frames; returns whether it did.
     func wait(within timeout: Duration = .seconds(5), until condition: ([ServerMessage]) -> Bool) async -> Bool {
+        await poll(within: timeout) { condition(messages) }
+    }
+
+    /// Waits (up to `timeout`) until `condition` holds for the frames as text.
+    func waitTexts(within timeout: Duration = .seconds(5), until condition: ([String]) -> Bool) async -> Bool {
+        await poll(within: timeout) { condition(texts) }
+    }
+
+    private func poll(within timeout: Duration, until condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if condition(messages) { return true }
+            if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return condition(messages)
+        return condition()
     }
 }
