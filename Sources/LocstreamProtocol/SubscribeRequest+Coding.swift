@@ -7,8 +7,27 @@ extension SubscribeRequest {
             snapshot: try fields.optional("snapshot", .boolean) ?? true,
             since: try Self.since(fields),
             minIntervalMs: try fields.optional("min_interval_ms", .nonNegativeInteger).map { Int($0) },
-            minDistanceMeters: try fields.optional("min_distance_m", .nonNegative)
+            minDistanceMeters: try fields.optional("min_distance_m", .nonNegative),
+            aggregate: try Self.aggregate(fields)
         )
+    }
+
+    /// The `aggregate` of an area subscription: a member of the subscribe, or of its `area`.
+    private static func aggregate(_ fields: FieldReader) throws(ProtocolError) -> CellAggregation? {
+        var nested: JSONValue?
+        if case .object(let area)? = fields.members["area"] { nested = area["aggregate"] }
+        switch (fields.members["aggregate"], nested) {
+        case (nil, nil):
+            return nil
+        case (.some, .some):
+            throw fields.failure("aggregate is given twice: at the top level and inside area")
+        case (let json?, nil), (nil, let json?):
+            guard fields.has("area") else { throw fields.failure("aggregate needs an area target, not devices") }
+            guard (try fields.optional("min_distance_m", .nonNegative) ?? 0) == 0 else {
+                throw fields.failure("min_distance_m does not apply to an aggregated area; leave it out")
+            }
+            return try CellAggregation(json: json, op: fields.op)
+        }
     }
 
     private static func target(_ fields: FieldReader) throws(ProtocolError) -> SubscriptionTarget {
@@ -89,5 +108,9 @@ extension SubscribeRequest {
         }
         if let minIntervalMs { writer.integer("min_interval_ms", Int64(minIntervalMs)) }
         if let minDistanceMeters { writer.number("min_distance_m", minDistanceMeters) }
+        if let aggregate {
+            writer.key("aggregate")
+            aggregate.append(to: &writer.bytes)
+        }
     }
 }

@@ -12,15 +12,18 @@ public struct SubscribeRequest: Sendable, Equatable {
     public var minIntervalMs: Int?
     /// Skip an update that moved less than this many metres since the last one sent.
     public var minDistanceMeters: Double?
+    /// (v1.1, areas only) Count devices per cell instead of sending their locations.
+    public var aggregate: CellAggregation?
 
-    /// Creates a request with the protocol's defaults: snapshot on, no resume, no thinning.
+    /// Creates a request with the protocol's defaults: snapshot on, no resume, no thinning, no aggregation.
     public init(
         sub: String,
         target: SubscriptionTarget,
         snapshot: Bool = true,
         since: [String: UInt64] = [:],
         minIntervalMs: Int? = nil,
-        minDistanceMeters: Double? = nil
+        minDistanceMeters: Double? = nil,
+        aggregate: CellAggregation? = nil
     ) {
         self.sub = sub
         self.target = target
@@ -28,5 +31,6 @@ public struct SubscribeRequest: Sendable, Equatable {
         self.since = since
         self.minIntervalMs = minIntervalMs
         self.minDistanceMeters = minDistanceMeters
+        self.aggregate = aggregate
     }
 }

@@ -1,7 +1,7 @@
 import LocstreamProtocol
 import Observability
 
-/// Writes one subscription's `loc`, `leave` and `presence` frames to its sink and counts what
+/// Writes one subscription's `loc`, `leave`, `presence` and `cells` frames to its sink and counts what
 /// happened: sent, conflated for a slow peer, or the peer closed as a slow consumer.
 struct Delivery: Sendable {
     let sink: any FrameSink
@@ -59,6 +59,14 @@ struct Delivery: Sendable {
             sink.send(
                 head: prefix, body: LocationFrame.withOnline(update.body, online), key: update.location.device,
                 generation: generation))
+    }
+
+    /// Sends a `cells` frame and returns what became of it: `.conflated` means queued
+    /// frames were dropped for a slow peer, so the client may have missed cells.
+    func sendCells(_ frame: [UInt8]) -> SinkOutcome {
+        let outcome = sink.send(head: frame, body: [], key: "cells frame", generation: generation)
+        _ = record(outcome)
+        return outcome
     }
 
     /// Sends `update`, received by the hub at `receivedAt` (nil for snapshot and

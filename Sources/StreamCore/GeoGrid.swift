@@ -27,9 +27,15 @@ public struct GeoGrid: Sendable, Equatable {
 
     /// A grid of `cellDegrees` cells (0.1° unless told; clamped to 0.01°…10°).
     public init(cellDegrees: Double = 0.1) {
-        self.cellDegrees = min(max(cellDegrees, 0.01), 10)
-        rows = Int((180 / self.cellDegrees).rounded(.up))
-        columns = Int((360 / self.cellDegrees).rounded(.up))
+        self.init(exactly: min(max(cellDegrees, 0.01), 10))
+    }
+
+    /// A grid of exactly `cellDegrees` cells (positive, at most 180): an aggregated
+    /// subscription's, which may be far finer or coarser than the index's.
+    init(exactly cellDegrees: Double) {
+        self.cellDegrees = cellDegrees
+        rows = Int((180 / cellDegrees).rounded(.up))
+        columns = Int((360 / cellDegrees).rounded(.up))
     }
 
     /// The cell holding a point (degrees); the poles and 180° belong to the last band.
@@ -66,7 +72,8 @@ public struct GeoGrid: Sendable, Equatable {
         }
     }
 
-    private func row(_ lat: Double) -> Int {
+    /// The row (latitude band) of `lat`; the pole belongs to the last.
+    func row(_ lat: Double) -> Int {
         min(max(Int(((lat + 90) / cellDegrees).rounded(.down)), 0), rows - 1)
     }
 

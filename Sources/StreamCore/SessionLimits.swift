@@ -12,6 +12,9 @@ public struct SessionLimits: Sendable {
     /// The largest area an area subscription may cover, in square kilometres; larger is
     /// `bad_request`. The default is about a 500 × 500 km region.
     public var maxAreaKm2 = 250_000.0
+    /// The most cells an aggregated area subscription may cover (`--max-cells`), which bounds
+    /// the size of its `cells` frames; a finer `cell_deg` for the area is `bad_request`.
+    public var maxCells = 10_000
     /// How long a device may be silent and still be online (`--offline-after`).
     public var offlineAfter = Duration.seconds(120)
 

@@ -1,3 +1,4 @@
+import Locking
 import LocstreamProtocol
 import Observability
 
@@ -14,13 +15,18 @@ import Observability
 /// task. The same `sub` with the same target (devices compared as a set) and thinning is a
 /// no-op; with another target or other thinning it is `sub_id_reused`. Ending the scope cancels the task and releases its hub entries.
 ///
+/// An aggregated area subscription (`aggregate`) has the same scope, switch and generation;
+/// its task is a `CellsTask`, which counts from the broker's positions instead of a stream.
+///
 /// A scope is driven by its connection's task alone, one message at a time.
 public final class SubscriptionScope {
     private struct Running {
         let request: SubscribeRequest
-        let registration: HubRegistration
-        let stream: LocationStream
         let task: Task<Void, Never>
+        /// Releases what the subscription holds besides its task: hub entries, its stream.
+        let release: () -> Void
+        /// Makes it show only the devices the given rights allow, from now on.
+        let restrict: (DeviceRights) -> Void
     }
 
     private let sink: any FrameSink
@@ -53,7 +59,7 @@ public final class SubscriptionScope {
     /// running one at once, and every later one.
     public func restrict(to rights: DeviceRights) {
         self.rights = rights
-        if let running { hub.restrict(running.registration, to: rights) }
+        running?.restrict(rights)
     }
 
     /// Starts or switches the subscription. Validation comes first: a refused subscribe
@@ -64,7 +70,19 @@ public final class SubscriptionScope {
     /// connection's task ever reached for the connection's whole life, so this keeps
     /// every subscribed connection's memory small.
     public func subscribe(_ request: SubscribeRequest) async throws(ProtocolError) {
-        guard let (watch, stream, registration) = try prepare(request) else { return }
+        guard try !answersRepeat(request) else { return }
+        if let aggregation = request.aggregate {
+            let cells = try resolve(request.target, aggregation)
+            let positions: [EncodedLocation]
+            do {
+                positions = try await node.broker.lastKnown(in: cells.area)
+            } catch {
+                throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
+            }
+            start(request, cells: cells, positions: positions)
+            return
+        }
+        let (watch, stream, registration) = try prepare(request)
         let opening: Opening
         do {
             try await node.broker.confirmInterest()
@@ -76,12 +94,9 @@ public final class SubscriptionScope {
         start(request, registration: registration, stream: stream, opening: opening)
     }
 
-    /// Answers a repeated `sub` (nil: no-op ack, or `sub_id_reused`), or checks the
-    /// target and registers a new stream for it with the hub.
-    @inline(never)
-    private func prepare(_ request: SubscribeRequest) throws(ProtocolError) -> (
-        Watch, LocationStream, HubRegistration
-    )? {
+    /// Answers a repeated `sub`: true after a no-op ack; `sub_id_reused` for another target.
+    /// False for a new `sub`.
+    private func answersRepeat(_ request: SubscribeRequest) throws(ProtocolError) -> Bool {
         if let running, running.request.sub == request.sub {
             guard running.request.target.isSame(as: request.target) else {
                 throw ProtocolError(
@@ -91,12 +106,20 @@ public final class SubscriptionScope {
             guard running.request.hasSameThinning(as: request) else {
                 throw ProtocolError(
                     .subIdReused,
-                    "sub '\(request.sub)' is already in use with other thinning (min_interval_ms, min_distance_m); choose a new sub id",
+                    "sub '\(request.sub)' is already in use with other thinning or aggregation (min_interval_ms, min_distance_m, aggregate); choose a new sub id",
                     failedOp: "subscribe")
             }
             sink.sendControl(ServerMessage.subscribed(sub: request.sub, restarted: false, snapshot: 0).encoded())
-            return nil
+            return true
         }
+        return false
+    }
+
+    /// Checks the target and registers a new stream for it with the hub.
+    @inline(never)
+    private func prepare(_ request: SubscribeRequest) throws(ProtocolError) -> (
+        Watch, LocationStream, HubRegistration
+    ) {
         let watch = try resolve(request.target)
         let stream = LocationStream { [metrics] in metrics.framesDropped["conflated"]?.increment(by: $0) }
         return (watch, stream, hub.register(stream, for: watch))
@@ -109,17 +132,7 @@ public final class SubscriptionScope {
     private func start(
         _ request: SubscribeRequest, registration: HubRegistration, stream: LocationStream, opening: Opening
     ) {
-        let replaced = stopRunning()
-        if replaced { metrics.switches.increment() }
-        generation += 1
-        // Counted before the ack is queued, so a client that has its ack sees itself in /metrics.
-        metrics.subscriptions.add(1)
-        let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: opening.frames.count)
-        let purged = sink.advance(to: generation, ack: ack.encoded())
-        if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
-        let delivery = Delivery(
-            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: node.logger,
-            connectionID: connectionID)
+        let delivery = switchTo(request, snapshot: opening.frames.count)
         let newest = Dictionary(opening.frames.map { ($0.location.device, $0) }) {
             $0.location.seq >= $1.location.seq ? $0 : $1
         }
@@ -127,7 +140,43 @@ public final class SubscriptionScope {
         _ = opening.frames.allSatisfy { delivery.sendOpening($0, online: !offline.contains($0.location.device)) }
         let task = SubscriptionTask.start(
             stream, with: delivery, gate: FrameGate(request, opening: opening, offline: offline))
-        running = Running(request: request, registration: registration, stream: stream, task: task)
+        running = Running(
+            request: request, task: task,
+            release: { [hub] in
+                hub.unregister(registration)
+                stream.finish()
+            },
+            restrict: { [hub] in hub.restrict(registration, to: $0) })
+    }
+
+    /// The switch to an aggregated area: its first `cells` frame (the whole area, counted
+    /// from `positions`) is its snapshot; then its task sends what changed.
+    @inline(never)
+    private func start(_ request: SubscribeRequest, cells: AggregatedArea, positions: [EncodedLocation]) {
+        let delivery = switchTo(request, snapshot: 1)
+        let rights = Locked(self.rights)
+        var view = CellsView()
+        _ = CellsTask.send(positions, of: cells, rights: self.rights, view: &view, to: delivery, always: true)
+        let interval = Duration.milliseconds(max(request.minIntervalMs ?? 1000, 100))
+        let task = CellsTask.start(cells, rights: rights, every: interval, view: view, node: node, delivery: delivery)
+        running = Running(request: request, task: task, release: {}, restrict: { new in rights.withLock { $0 = new } })
+    }
+
+    /// Cancels the running task, makes a new generation current (purging the old one's
+    /// queued frames and queueing `subscribed` with `snapshot`), and returns the new
+    /// subscription's delivery.
+    private func switchTo(_ request: SubscribeRequest, snapshot: Int) -> Delivery {
+        let replaced = stopRunning()
+        if replaced { metrics.switches.increment() }
+        generation += 1
+        // Counted before the ack is queued, so a client that has its ack sees itself in /metrics.
+        metrics.subscriptions.add(1)
+        let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: snapshot)
+        let purged = sink.advance(to: generation, ack: ack.encoded())
+        if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
+        return Delivery(
+            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: node.logger,
+            connectionID: connectionID)
     }
 
     /// Ends the running subscription and acknowledges with `unsubscribed`.
@@ -151,8 +200,7 @@ public final class SubscriptionScope {
     private func stopRunning() -> Bool {
         guard let running else { return false }
         running.task.cancel()
-        hub.unregister(running.registration)
-        running.stream.finish()
+        running.release()
         self.running = nil
         metrics.subscriptions.add(-1)
         return true
@@ -165,12 +213,7 @@ public final class SubscriptionScope {
         case .devices(let devices):
             return .devices(devices)
         case .area(let area):
-            let checked: GeoArea
-            do {
-                checked = try GeoArea(area)
-            } catch {
-                throw ProtocolError(.badRequest, "area: \(error.message)", failedOp: "subscribe")
-            }
+            let checked = try check(area)
             guard checked.squareKilometres <= node.limits.maxAreaKm2 else {
                 throw ProtocolError(
                     .badRequest,
@@ -178,6 +221,30 @@ public final class SubscriptionScope {
                     failedOp: "subscribe")
             }
             return .area(checked, rights)
+        }
+    }
+
+    /// The aggregated area `target` names, checked: a valid area of at most `maxCells`
+    /// cells of `aggregation`'s size (the decoder already refused a device target).
+    private func resolve(_ target: SubscriptionTarget, _ aggregation: CellAggregation) throws(ProtocolError)
+        -> AggregatedArea
+    {
+        guard case .area(let area) = target else {
+            throw ProtocolError(.badRequest, "aggregate needs an area target", failedOp: "subscribe")
+        }
+        let checked = try check(area)
+        do {
+            return try AggregatedArea(checked, aggregation, maxCells: node.limits.maxCells)
+        } catch {
+            throw ProtocolError(.badRequest, "aggregate: \(error.message)", failedOp: "subscribe")
+        }
+    }
+
+    private func check(_ area: Area) throws(ProtocolError) -> GeoArea {
+        do {
+            return try GeoArea(area)
+        } catch {
+            throw ProtocolError(.badRequest, "area: \(error.message)", failedOp: "subscribe")
         }
     }
 }

@@ -71,6 +71,11 @@ enum ServerOptionSpecs {
             "max-area-km2", "KM2", default: whole(session.maxAreaKm2),
             help: "Largest area of one area subscribe; more is bad_request."),
         .value(
+            "max-cells", "N", default: "\(session.maxCells)",
+            help:
+                "Most cells one aggregated area subscribe may cover (the size of its cells frames); more is bad_request."
+        ),
+        .value(
             "offline-after", "SECONDS", default: "\(session.offlineAfter.components.seconds)",
             help:
                 "A device silent this long is offline: its subscribers get presence online:false, then online:true before its next location."

@@ -147,6 +147,7 @@ struct ServerSettings: Sendable {
             maxQueuedBytes: try options.int("max-queued-bytes", in: 4096...(1 << 30)))
         limits.maxSubscribeDevices = try options.int("max-subscribe-devices", in: 1...1000)
         limits.maxAreaKm2 = Double(try options.int("max-area-km2", in: 1...600_000_000))
+        limits.maxCells = try options.int("max-cells", in: 1...100_000)
         limits.offlineAfter = .seconds(try options.int("offline-after", in: 1...86_400 * 365))
         limits.publishRate = Double(try options.int("publish-rate", in: 1...10_000_000))
         limits.publishBurst = Double(try options.int("publish-burst", in: 1...10_000_000))

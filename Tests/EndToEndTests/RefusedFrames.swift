@@ -13,6 +13,8 @@ enum RefusedFrames {
         (#"{"op":"subscribe","sub":"A","area":{"bbox":[1,2,3]}}"#, "bad_request"),
         (#"{"op":"subscribe","sub":"A","area":{"center":[13.4,52.5],"radius_m":0}}"#, "bad_request"),
         (#"{"op":"subscribe","sub":"A","devices":["x"],"snapshot":"yes"}"#, "bad_request"),
+        (#"{"op":"subscribe","sub":"A","devices":["x"],"aggregate":{"cell_deg":1}}"#, "bad_request"),
+        (#"{"op":"subscribe","sub":"A","area":{"bbox":[1,2,3,4]},"aggregate":{"cell_deg":0}}"#, "bad_request"),
         (#"{"op":"subscribe","sub":"A","devices":["x"],"since":{"x":-1}}"#, "bad_request"),
         (#"{"op":"subscribe","sub":"A","devices":["x"],"min_interval_ms":1.5}"#, "bad_request"),
         (#"{"op":"subscribe","sub":"A","devices":["x"],"min_distance_m":-1}"#, "bad_request"),
