@@ -1,12 +1,14 @@
 import Foundation
+import StreamCore
 import WebSocketTransport
 
 /// The live map: a page at `GET /` on Leaflet that subscribes to the visible viewport with
-/// locstream.js and draws the devices on a canvas layer. Its files live in `MapPage/`
+/// locstream.js and draws the devices on a canvas layer, or clusters (an aggregated area's
+/// cells) when the viewport is too wide or too crowded for devices. Its files live in `MapPage/`
 /// beside this one (`index.html`, `map.js`, `map.css`, and `locstream.js`, a link to
 /// `clients/js/locstream.js`) and are compiled into the binary with SwiftPM's
 /// `.embedInCode`; Leaflet is read from the Debian package (`LeafletFiles`). The page's
-/// settings (tiles, attribution, the area limit, whether to ask for a token) are written
+/// settings (tiles, attribution, the area and cell limits, whether to ask for a token) are written
 /// into `index.html` at start, so the page needs no request to learn them.
 struct MapPage: Sendable {
     /// The browser client library, also for pages of other sites: `/locstream.js`.
@@ -23,11 +25,11 @@ struct MapPage: Sendable {
     /// Whether Leaflet was found (without it the page says it is missing).
     let hasLeaflet: Bool
 
-    /// The page for `map`, with the node's area limit and whether it requires tokens.
-    init(map: MapSettings, maxAreaKm2: Double, requiresToken: Bool) {
+    /// The page for `map`, with the node's area and cell limits and whether it requires tokens.
+    init(map: MapSettings, limits: SessionLimits, requiresToken: Bool) {
         var settings: [String: Any] = [
-            "attribution": map.attribution, "maxAreaKm2": maxAreaKm2, "auth": requiresToken,
-            "leaflet": LeafletFiles.urlPrefix,
+            "attribution": map.attribution, "maxAreaKm2": limits.maxAreaKm2, "maxCells": limits.maxCells,
+            "auth": requiresToken, "leaflet": LeafletFiles.urlPrefix,
         ]
         settings["tiles"] = map.tiles ?? NSNull()
         let json = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data("{}".utf8)

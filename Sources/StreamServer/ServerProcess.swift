@@ -33,8 +33,7 @@ struct ServerProcess {
             broker.isReachable ? 1 : 0
         }
         let names = ConnectionNames(node: settings.node)
-        let mapPage = MapPage(
-            map: settings.map, maxAreaKm2: settings.limits.maxAreaKm2, requiresToken: settings.access.requiresToken)
+        let mapPage = MapPage(map: settings.map, limits: settings.limits, requiresToken: settings.access.requiresToken)
         if !mapPage.hasLeaflet {
             logger.warning(
                 "Leaflet not found: the map page cannot draw",

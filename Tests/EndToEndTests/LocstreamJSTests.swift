@@ -4,9 +4,10 @@ import Testing
 
 extension EndToEnd {
     /// locstream.js, the browser library, in a real headless Chromium against a real server:
-    /// its cases (`clients/js/test/locstream.test.js`) run in the page, which imports the
-    /// library from the server's `/locstream.js`; this suite starts them, kills and restarts
-    /// the server where a case needs it, and reads each case's failures over WebDriver.
+    /// its cases (`clients/js/test/locstream.test.js`: switching, reconnects, tokens, refusals,
+    /// aggregated areas) run in the page, which imports the library from the server's
+    /// `/locstream.js`; this suite starts them, kills and restarts the server where a case
+    /// needs it, and reads each case's failures over WebDriver.
     @Suite("locstream.js in a headless browser", .enabled(if: WebDriver.isAvailable, "needs chromium-driver"))
     struct LocstreamJSTests {
         /// The test module, read from the repository.
@@ -54,7 +55,9 @@ extension EndToEnd {
 
         static func failures(_ result: [String: Any]) -> [String] { result["failures"] as? [String] ?? ["no result"] }
 
-        @Test("switch reuses the connection with no event of the aborted iteration; reconnect resumes after a restart")
+        @Test(
+            "switch reuses the connection with no event of the aborted iteration; cells of an aggregated area; reconnect resumes after a restart"
+        )
         func switchAndReconnect() async throws {
             let data = try TemporaryDirectory()
             let arguments = ["--data-dir", data.url.path] + ServerHarness.floodLimits
@@ -68,6 +71,16 @@ extension EndToEnd {
             #expect(Self.failures(switched) == [], "\(switched)")
             #expect(switched["switches"] as? Int == 8)
 
+            try Self.start(driver, "aggregating")
+            let aggregated = try await Self.result(driver, "aggregating", within: .seconds(30))
+            #expect(Self.failures(aggregated) == [], "\(aggregated)")
+            #expect(aggregated["total"] as? Int == 29, "\(aggregated)")
+
+            // An aggregated area and a device subscription live through the same restart.
+            try Self.start(driver, "aggregateResuming")
+            _ = try await Self.result(driver, "aggregateResuming", within: .seconds(20)) {
+                $0["phase"] as? String == "live"
+            }
             try Self.start(driver, "reconnecting")
             _ = try await Self.result(driver, "reconnecting", within: .seconds(20)) {
                 $0["phase"] as? String == "quiet"
@@ -80,6 +93,8 @@ extension EndToEnd {
             let resumed = try await Self.result(driver, "reconnecting", within: .seconds(60))
             #expect(Self.failures(resumed) == [], "\(resumed)")
             #expect((resumed["afterResume"] as? Int ?? 0) >= 10, "\(resumed)")
+            let recounted = try await Self.result(driver, "aggregateResuming", within: .seconds(30))
+            #expect(Self.failures(recounted) == [], "\(recounted)")
             _ = await server.stop()
         }
 

@@ -17,18 +17,25 @@ export interface Location {
 /** A location to publish: the server assigns `seq`. */
 export type NewLocation = Omit<Location, "seq" | "online">;
 
-/** What a subscription watches: the protocol's `subscribe` targets. */
+/** An area: a bounding box `[west, south, east, north]` (west > east crosses the antimeridian), or a circle. */
+export type Area =
+  | { bbox: [number, number, number, number] }
+  | { center: [number, number]; radius_m: number };
+
+/** What a subscription watches: the protocol's `subscribe` targets. With `aggregate` (protocol v1.1)
+ * an area yields `cells` events (device counts per cell of `cell_deg` degrees) instead of locations. */
 export type Target =
   | { devices: string[] }
-  | { area: { bbox: [number, number, number, number]; aggregate?: { cell_deg: number } } }
-  | { area: { center: [number, number]; radius_m: number; aggregate?: { cell_deg: number } } };
+  | { area: Area; aggregate?: { cell_deg: number } };
 
 /** One cell of an aggregated area (`cells` frames, protocol v1.1). */
 export interface Cell {
-  /** The cell's id, as the server writes it. */
-  cell: unknown;
+  /** `"row:col"`: row = floor((lat + 90) / cell_deg), col = floor((lon + 180) / cell_deg). */
+  cell: string;
+  /** The mean position of the cell's devices (its centre when `count` is 0). */
   lat: number;
   lon: number;
+  /** Devices in the cell; 0 when it has just emptied (drop it). */
   count: number;
 }
 
@@ -46,7 +53,9 @@ export type LocationEvent =
   | { type: "snapshotEnd" }
   | { type: "reconnecting"; attempt: number; delayMs: number }
   | { type: "resumed"; gaps: SeqGap[] }
-  | { type: "cells"; cells: Cell[] }
+  /** Apply `cells` over the previous ones; when `full` (the first after each subscribe, also after a
+   * reconnect) they are the whole area: drop every cell held before. `snapshotEnd`/`resumed` follows it. */
+  | { type: "cells"; cells: Cell[]; full: boolean }
   | { type: "presence"; device: string; online: boolean; lastSeen?: number };
 
 export interface SubscriptionOptions {
@@ -54,9 +63,9 @@ export interface SubscriptionOptions {
   signal?: AbortSignal;
   /** Send the last known positions first (default true). */
   snapshot?: boolean;
-  /** At most one location per device per interval (`min_interval_ms`). */
+  /** At most one location per device per interval (`min_interval_ms`); with `aggregate`, one `cells` event. */
   minIntervalMs?: number;
-  /** Skip moves shorter than this (`min_distance_m`). */
+  /** Skip moves shorter than this (`min_distance_m`); not with `aggregate` (`bad_request`). */
   minDistanceM?: number;
 }
 

@@ -170,6 +170,7 @@ class Feed {
     this.ended = false;
     this.attempt = 0;
     this.resuming = false;
+    this.wholeArea = false;
     this.gaps = [];
   }
 
@@ -197,7 +198,8 @@ class Feed {
     if (snapshot === false) message.snapshot = false;
     if (minIntervalMs !== undefined) message.min_interval_ms = minIntervalMs;
     if (minDistanceM !== undefined) message.min_distance_m = minDistanceM;
-    if (this.resuming && this.seqs.size > 0) {
+    // Counts are a state, not a history: an aggregated area resubscribes without `since`.
+    if (this.resuming && this.seqs.size > 0 && !this.target.aggregate) {
       message.since = Object.fromEntries([...this.seqs].slice(-MAX_BATCH));
     }
     this.link.subscribes.push(this.sub);
@@ -217,6 +219,7 @@ class Feed {
     switch (message.op) {
       case "subscribed":
         this.remaining = message.snapshot;
+        this.wholeArea = true;
         this.gaps = [];
         return this.countdown();
       case "loc":
@@ -225,7 +228,7 @@ class Feed {
         this.seqs.delete(message.device);
         return this.push({ type: "left", device: message.device });
       case "cells":
-        return this.push({ type: "cells", cells: message.cells });
+        return this.cells(message);
       case "presence":
         return this.push({ type: "presence", device: message.device, online: message.online, lastSeen: message.last_seen });
       case "unsubscribed":
@@ -247,6 +250,17 @@ class Feed {
       this.push({ type: "location", location });
     }
     if (this.remaining > 0) {
+      this.remaining--;
+      this.countdown();
+    }
+  }
+
+  /** A `cells` frame: the first after `subscribed` is the whole area (`full`, and the snapshot). */
+  cells(message) {
+    const full = this.wholeArea;
+    this.wholeArea = false;
+    this.push({ type: "cells", cells: message.cells, full });
+    if (full && this.remaining > 0) {
       this.remaining--;
       this.countdown();
     }
@@ -348,8 +362,8 @@ export class LocstreamClient {
   }
 
   /**
-   * The updates of `target` ({devices: [...]} or {area: {...}}, as the protocol's subscribe has them),
-   * as an async iterable of events. `options.signal` (an AbortSignal) ends it; a refusal throws.
+   * The updates of `target` ({devices: [...]}, {area: {...}}, or {area: {...}, aggregate: {cell_deg}} for
+   * `cells` events, as the protocol's subscribe has them), as an async iterable of events. `options.signal` (an AbortSignal) ends it; a refusal throws.
    */
   locations(target, options = {}) {
     const client = this;

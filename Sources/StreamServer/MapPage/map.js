@@ -1,6 +1,7 @@
-// The live map: Leaflet for the base map, locstream.js for the stream, one canvas for the devices.
+// The live map: Leaflet for the base map, locstream.js for the stream, one canvas for the devices
+// or, in a view too wide or too crowded for them, for clusters (device counts per grid cell).
 // A view is a subscription: each pan or zoom switches it. `plan()` says what a view subscribes to
-// and which layer draws it; another layer (clusters for a wide view) is one more case there.
+// and which layer draws it.
 import { LocstreamClient } from "/locstream.js";
 
 const settings = JSON.parse(document.getElementById("map-settings").textContent);
@@ -8,11 +9,15 @@ const HOME = [[52.33, 13.08], [52.68, 13.76]];
 const FADE_AFTER_MS = 10000;
 const FORGET_AFTER_MS = 120000;
 const DATA_FRAME_MS = 100;
+/** A view holding more devices than this shows clusters instead. */
+const MAX_DEVICES = 2000;
+/** The side of a cluster cell on screen, in CSS pixels: a view holds a few hundred cells at most. */
+const CELL_PX = 64;
 const $ = (id) => document.getElementById(id);
 const errors = [];
 const page = {
   state: "connecting", sub: null, reconnects: 0, stale: 0, frames: 0, fps: 0, follow: null,
-  draws: 0, refusal: "", notice: "",
+  draws: 0, refusal: "", notice: "", cellDeg: null,
 };
 
 const originalError = console.error.bind(console);
@@ -78,7 +83,7 @@ class DeviceLayer {
   draw(context, map, now) {
     const size = map.getSize();
     for (const [id, marker] of this.markers) {
-      const point = map.latLngToContainerPoint([marker.lat, marker.lon]);
+      const point = pointAt(marker);
       if (point.x < -10 || point.y < -10 || point.x > size.x + 10 || point.y > size.y + 10) continue;
       const followed = id === page.follow;
       const age = now - marker.at;
@@ -108,11 +113,114 @@ class DeviceLayer {
     let best = null;
     let bestDistance = within * within;
     for (const [id, marker] of this.markers) {
-      const point = map.latLngToContainerPoint([marker.lat, marker.lon]);
+      const point = pointAt(marker);
       const distance = (point.x - x) ** 2 + (point.y - y) ** 2;
       if (distance < bestDistance) [best, bestDistance] = [id, distance];
     }
     return best;
+  }
+
+  /** How many of the devices are inside `box` (a bbox, as `bbox()` makes them). */
+  countIn(box) {
+    let count = 0;
+    for (const marker of this.markers.values()) if (inside(box, marker.lat, marker.lon)) count++;
+    return count;
+  }
+}
+
+/** The cells of an aggregated area: each drawn as a circle with its count at its devices' mean position. */
+class ClusterLayer {
+  constructor() {
+    this.cells = new Map();
+    this.cellDeg = 90;
+  }
+
+  /** A new subscription of cells of `cellDeg` starts: its first (full) frame replaces the cells held. */
+  begin(cellDeg) {
+    this.pendingDeg = cellDeg;
+  }
+
+  apply(event) {
+    if (event.type !== "cells") return false;
+    if (event.full) {
+      this.cells.clear();
+      this.cellDeg = this.pendingDeg;
+    }
+    for (const cell of event.cells) {
+      if (cell.count > 0) this.cells.set(cell.cell, cell);
+      else this.cells.delete(cell.cell);
+    }
+    return true;
+  }
+
+  clear() {
+    this.cells.clear();
+  }
+
+  total() {
+    let total = 0;
+    for (const cell of this.cells.values()) total += cell.count;
+    return total;
+  }
+
+  /** The devices of the cells that reach into `box`: at least those inside it. */
+  countIn(box) {
+    let count = 0;
+    for (const cell of this.cells.values()) {
+      const b = this.boundsOf(cell.cell);
+      const lonOverlaps = box[0] <= box[2] ? b.getWest() <= box[2] && b.getEast() >= box[0] : b.getEast() >= box[0] || b.getWest() <= box[2];
+      if (lonOverlaps && b.getSouth() <= box[3] && b.getNorth() >= box[1]) count += cell.count;
+    }
+    return count;
+  }
+
+  /** The rectangle of cell `id` ("row:col"). */
+  boundsOf(id) {
+    const [row, col] = id.split(":").map(Number);
+    const d = this.cellDeg;
+    return L.latLngBounds([row * d - 90, col * d - 180], [Math.min(90, (row + 1) * d - 90), Math.min(180, (col + 1) * d - 180)]);
+  }
+
+  static radius(count) {
+    return 11 + 5 * Math.log10(count);
+  }
+
+  static label(count) {
+    if (count < 1000) return String(count);
+    return count < 10000 ? (count / 1000).toFixed(1) + "k" : Math.round(count / 1000) + "k";
+  }
+
+  draw(context) {
+    const font = context.font;
+    context.font = "600 " + font;
+    context.textAlign = "center";
+    context.textBaseline = "middle";
+    context.lineWidth = 2;
+    for (const cell of this.cells.values()) {
+      const point = pointAt(cell);
+      const r = ClusterLayer.radius(cell.count);
+      context.fillStyle = "#f59e0bcc";
+      context.strokeStyle = "#fde68a";
+      context.beginPath();
+      context.arc(point.x, point.y, r, 0, 2 * Math.PI);
+      context.fill();
+      context.stroke();
+      context.fillStyle = "#0e1621";
+      context.fillText(ClusterLayer.label(cell.count), point.x, point.y);
+    }
+    context.font = font;
+    context.textAlign = "start";
+    context.textBaseline = "alphabetic";
+    context.lineWidth = 1;
+  }
+
+  /** The cell drawn under (x, y), if any. */
+  at(x, y) {
+    for (const cell of this.cells.values()) {
+      const point = pointAt(cell);
+      if ((point.x - x) ** 2 + (point.y - y) ** 2 <= ClusterLayer.radius(cell.count) ** 2) return cell;
+    }
+    return null;
   }
 }
 
@@ -144,6 +252,18 @@ function squareKilometres(bounds) {
   return r * r * width * rad * Math.abs(Math.sin(north * rad) - Math.sin(south * rad));
 }
 
+/** Where `{lat, lon}` is drawn: on the copy of the world nearest the view's centre (across ±180). */
+function pointAt({ lat, lon }) {
+  const centre = map.getCenter().lng;
+  return map.latLngToContainerPoint([lat, lon + 360 * Math.round((centre - lon) / 360)]);
+}
+
+/** Whether a point is inside `box` (west > east crosses the antimeridian). */
+function inside(box, lat, lon) {
+  const [west, south, east, north] = box;
+  return lat >= south && lat <= north && (west <= east ? lon >= west && lon <= east : lon >= west || lon <= east);
+}
+
 function bbox(bounds = map.getBounds()) {
   const round = (v) => Math.round(v * 1e6) / 1e6;
   const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
@@ -156,17 +276,36 @@ function bbox(bounds = map.getBounds()) {
   ];
 }
 
-/** What the view subscribes to and which layer draws it; or, with no subscription, what to say. */
+/** How many cells of `cellDeg` the server counts for `box` (docs/protocol.md, "Aggregated areas"). */
+function cellsCovering(box, cellDeg) {
+  const [west, south, east, north] = box;
+  const band = (v, offset, span) => Math.min(Math.floor((v + offset) / cellDeg), Math.ceil(span / cellDeg) - 1);
+  const columns = (from, to) => band(to, 180, 360) - band(from, 180, 360) + 1;
+  const rows = band(north, 90, 180) - band(south, 90, 180) + 1;
+  return rows * (west <= east ? columns(west, east) : columns(west, 180) + columns(-180, east));
+}
+
+/** The cell size for `box` at this zoom: about CELL_PX on screen, doubled while over `settings.maxCells`. */
+function cellDegrees(box) {
+  let cellDeg = Math.max(0.0001, (CELL_PX * 360) / (256 * 2 ** Math.round(map.getZoom())));
+  while (cellDeg < 90 && cellsCovering(box, cellDeg) > settings.maxCells) cellDeg *= 2;
+  return Math.min(90, cellDeg);
+}
+
+/** What the view subscribes to and which layer draws it: devices, or clusters when the view is over the
+ * server's area limit or holds more than MAX_DEVICES devices (as far as the layers know). */
 function plan() {
   if (page.follow) return { target: { devices: [page.follow] }, layer: devices };
-  const area = squareKilometres(map.getBounds());
-  if (area > settings.maxAreaKm2) {
-    return {
-      notice: "This view covers " + Math.round(area).toLocaleString("en") + " km²; the server streams areas of at most " +
-        Math.round(settings.maxAreaKm2).toLocaleString("en") + " km². Zoom in to see devices.",
-    };
+  const box = bbox();
+  const known = Math.max(devices.countIn(box), clusters.countIn(box));
+  if (squareKilometres(map.getBounds()) <= settings.maxAreaKm2 && known <= MAX_DEVICES) {
+    return { target: { area: { bbox: box } }, layer: devices };
   }
-  return { target: { area: { bbox: bbox() } }, layer: devices };
+  const cellDeg = cellDegrees(box);
+  return {
+    target: { area: { bbox: box }, aggregate: { cell_deg: cellDeg } }, layer: clusters, cellDeg,
+    notice: "Clusters of " + Number(cellDeg.toPrecision(3)) + "° cells: zoom in, or click one, to see devices.",
+  };
 }
 
 const map = L.map("map", { zoomControl: true, worldCopyJump: true }).fitBounds(HOME);
@@ -176,6 +315,7 @@ if (settings.tiles) {
   new OfflineGrid({ attribution: settings.attribution || "offline grid" }).addTo(map);
 }
 const devices = new DeviceLayer();
+const clusters = new ClusterLayer();
 const canvas = document.createElement("canvas");
 canvas.id = "devices";
 map.getContainer().appendChild(canvas);
@@ -210,6 +350,7 @@ function draw() {
   const size = map.getSize();
   context.clearRect(0, 0, size.x, size.y);
   devices.draw(context, map, now);
+  clusters.draw(context);
 }
 
 const client = new LocstreamClient(
@@ -227,12 +368,9 @@ function view() {
   controller = null;
   const next = plan();
   show("notice", next.notice || "");
-  if (!next.target) {
-    setState("idle");
-    devices.clear();
-    redraw();
-    return;
-  }
+  page.cellDeg = next.cellDeg ?? null;
+  for (const layer of [devices, clusters]) if (layer !== next.layer) layer.clear();
+  redraw();
   if (settings.auth && !token) {
     setState("refused");
     show("p-error", "This server requires a token: enter one above, or open the page with #token=…");
@@ -244,7 +382,7 @@ function view() {
 }
 
 async function follow(next, own, name) {
-  next.layer.begin();
+  next.layer.begin(next.cellDeg);
   if (!page.sub) setState("connecting");
   try {
     for await (const event of client.locations(next.target, { signal: own.signal })) {
@@ -252,10 +390,11 @@ async function follow(next, own, name) {
         page.stale++;
         continue;
       }
-      if (event.type === "location") page.frames++;
+      if (event.type === "location" || event.type === "cells") page.frames++;
       if (event.type === "snapshotEnd" || event.type === "resumed") {
         page.sub = name;
         setState("connected");
+        if (next.layer === devices && crowded()) view();
       }
       if (event.type === "reconnecting") {
         setState("reconnecting");
@@ -302,6 +441,11 @@ function followDevice(id) {
   view();
 }
 
+/** Whether a device view holds more than MAX_DEVICES devices: time for clusters. */
+function crowded() {
+  return !page.follow && page.cellDeg === null && devices.countIn(bbox()) > MAX_DEVICES;
+}
+
 function unfollow() {
   if (!page.follow) return;
   page.follow = null;
@@ -312,10 +456,12 @@ function panel() {
   page.fps = page.frames;
   page.frames = 0;
   if (devices.age(performance.now())) redraw(true);
+  if (crowded()) view();
+  $("p-view").textContent = page.cellDeg === null ? "devices" : "clusters of " + Number(page.cellDeg.toPrecision(3)) + "°";
   $("p-sub").textContent = page.sub || "—";
   $("p-fps").textContent = String(page.fps);
   $("p-reconnects").textContent = String(page.reconnects);
-  $("p-devices").textContent = String(devices.markers.size);
+  $("p-devices").textContent = String(page.cellDeg === null ? devices.markers.size : clusters.total());
   $("p-stale").textContent = String(page.stale);
   $("p-follow").textContent = page.follow || "—";
   $("p-bbox").textContent = bbox().map((v) => v.toFixed(3)).join(", ");
@@ -331,8 +477,11 @@ map.on("resize", () => {
   redraw();
 });
 map.on("click", (event) => {
-  const id = devices.nearest(map, event.containerPoint.x, event.containerPoint.y, 10);
-  if (id) followDevice(id);
+  const { x, y } = event.containerPoint;
+  const id = devices.nearest(map, x, y, 10);
+  if (id) return followDevice(id);
+  const cell = clusters.at(x, y);
+  if (cell) map.fitBounds(clusters.boundsOf(cell.cell));
 });
 $("b-unfollow").addEventListener("click", unfollow);
 $("b-fit").addEventListener("click", () => {
@@ -347,6 +496,14 @@ $("token-form").addEventListener("submit", (event) => {
   view();
 });
 
+/** Where `{lat, lon}` is drawn, in CSS pixels of the page. */
+function pagePoint(position) {
+  if (!position) return null;
+  const point = pointAt(position);
+  const box = map.getContainer().getBoundingClientRect();
+  return [Math.round(box.left + point.x), Math.round(box.top + point.y)];
+}
+
 window.locstream = {
   get sub() { return page.sub; },
   get state() { return page.state; },
@@ -357,19 +514,20 @@ window.locstream = {
   get draws() { return page.draws; },
   get refusal() { return page.refusal; },
   get notice() { return page.notice; },
+  /** The cell size of the clusters shown, or null when the view shows devices. */
+  get cellDeg() { return page.cellDeg; },
+  get zoom() { return map.getZoom(); },
   get errors() { return errors.slice(); },
   bbox,
   markers: () => [...devices.markers.keys()],
+  clusters: () => [...clusters.cells.values()],
   /** Where device `id` is drawn, in CSS pixels of the page (null when it is not held). */
-  pointOf(id) {
-    const marker = devices.markers.get(id);
-    if (!marker) return null;
-    const point = map.latLngToContainerPoint([marker.lat, marker.lon]);
-    const box = map.getContainer().getBoundingClientRect();
-    return [Math.round(box.left + point.x), Math.round(box.top + point.y)];
-  },
+  pointOf: (id) => pagePoint(devices.markers.get(id)),
+  /** Where cluster `cell` is drawn, in CSS pixels of the page (null when it is not held). */
+  clusterPointOf: (cell) => pagePoint(clusters.cells.get(cell)),
   panBy: (dx, dy) => map.panBy([dx, dy], { animate: false }),
   zoomBy: (levels) => map.setZoom(map.getZoom() + levels, { animate: false }),
+  setView: (lat, lon, zoom) => map.setView([lat, lon], zoom, { animate: false }),
   followDevice,
 };
 

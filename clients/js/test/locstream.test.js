@@ -19,6 +19,23 @@ function countingWebSocket(counter) {
   };
 }
 
+/** A WebSocket class that counts its connections and records the frames they receive (parsed), and
+ * the ones they send, in `log.received` and `log.sent`. */
+function recordingWebSocket(log) {
+  return class extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      log.sockets++;
+      this.addEventListener("message", (event) => log.received.push(JSON.parse(event.data)));
+    }
+
+    send(data) {
+      log.sent.push(JSON.parse(data));
+      super.send(data);
+    }
+  };
+}
+
 /** Waits until `condition()` holds, for at most `ms`; returns whether it did. */
 async function until(condition, ms) {
   const deadline = performance.now() + ms;
@@ -197,23 +214,160 @@ async function refusal(token, target, waitMs = 1500) {
 }
 
 /** Error codes: refusals end the iteration with a LocstreamError carrying the server's code, and a
- * refused token is not retried. */
+ * refused token is not retried. An aggregated area of too many cells is a `bad_request`; the whole
+ * world in fewer cells is not refused. */
 async function refusals(result, { tokens }) {
   result.badToken = await refusal("not-a-token", { devices: ["tk-1"] });
   result.forbidden = await refusal(tokens.narrow, { devices: ["tk-1"] });
   result.badRequest = await refusal(tokens.long, { area: { bbox: [13, 52, 500, 53] } });
+  // 3,600 × 1,800 cells of 0.1° are over --max-cells; the whole world in 72 × 36 cells of 5° is not.
+  const world = { bbox: [-180, -90, 180, 90] };
+  result.tooManyCells = await refusal(tokens.long, { area: world, aggregate: { cell_deg: 0.1 } });
+  result.worldCells = await refusal(tokens.long, { area: world, aggregate: { cell_deg: 5 } });
   const expect = (name, code, failedOp) => {
     const got = result[name];
-    if (got.code !== code || !got.isLocstreamError) result.failures.push(`${name}: ${JSON.stringify(got)}`);
+    if (got.code !== code || got.isLocstreamError !== (code !== "none")) result.failures.push(`${name}: ${JSON.stringify(got)}`);
     if (failedOp && got.failedOp !== failedOp) result.failures.push(`${name}: failed_op ${got.failedOp}`);
     if (got.sockets !== 1 || got.providerCalls !== 1) result.failures.push(`${name} retried: ${JSON.stringify(got)}`);
   };
   expect("badToken", "unauthorized", "auth");
   expect("forbidden", "forbidden", "subscribe");
   expect("badRequest", "bad_request", "subscribe");
+  expect("tooManyCells", "bad_request", "subscribe");
+  expect("worldCells", "none");
 }
 
-const runners = { switching, reconnecting, refreshing, refusals };
+/** The devices of the aggregation cases: 10 in one 1° cell west of the antimeridian, 20 in one east
+ * of it, all in an area that crosses it. */
+const AGGREGATED = { area: { bbox: [170, -20, -170, 0] }, aggregate: { cell_deg: 1 } };
+const aggregatedDevices = Array.from({ length: 30 }, (_, i) => "ag-" + i);
+const aggregatedHome = (i) => (i < 10 ? { lat: -10.5 + i * 0.01, lon: 175.5 } : { lat: -5.5 + i * 0.01, lon: -175.5 });
+
+/** The cell id of a point for cells of `cellDeg` degrees, as docs/protocol.md defines it. */
+const cellOf = (lat, lon, cellDeg) => Math.floor((lat + 90) / cellDeg) + ":" + Math.floor((lon + 180) / cellDeg);
+
+/** Applies a `cells` event to `held` (cell id → cell), as a consumer does. */
+function applyCells(held, event) {
+  if (event.full) held.clear();
+  for (const cell of event.cells) {
+    if (cell.count > 0) held.set(cell.cell, cell);
+    else held.delete(cell.cell);
+  }
+}
+
+/** Aggregation: the first `cells` event is the whole area (`full`, then `snapshotEnd`), later ones
+ * only what changed; a device moved to another cell and one moved out show in the counts. Then a
+ * switch to a plain area on the same connection: no `cells` frame of any sub after its `subscribed`. */
+async function aggregating(result) {
+  const log = { sockets: 0, received: [], sent: [] };
+  const client = new LocstreamClient(url, { WebSocket: recordingWebSocket(log) });
+  const publisher = new LocstreamClient(url);
+  const now = Date.now();
+  await publisher.publish(aggregatedDevices.map((device, i) => ({ device, ...aggregatedHome(i), ts: now })));
+  const held = new Map();
+  const events = [];
+  const stop = new AbortController();
+  const total = () => [...held.values()].reduce((sum, cell) => sum + cell.count, 0);
+  const iteration = (async () => {
+    for await (const event of client.locations(AGGREGATED, { signal: stop.signal, minIntervalMs: 100 })) {
+      events.push(event.type === "cells" ? { type: "cells", full: event.full, cells: event.cells.length } : event);
+      if (event.type === "cells") applyCells(held, event);
+    }
+  })();
+  if (!(await until(() => events.some((event) => event.type === "snapshotEnd"), 5000))) {
+    result.failures.push("no snapshotEnd: " + JSON.stringify(events));
+  }
+  result.first = events.slice(0, 2);
+  if (events[0]?.type !== "cells" || events[0].full !== true || events[1]?.type !== "snapshotEnd") {
+    result.failures.push("the first events are not cells (full) and snapshotEnd: " + JSON.stringify(events));
+  }
+  const west = cellOf(-10.5, 175.5, 1);
+  const east = cellOf(-5.5, -175.5, 1);
+  result.initial = Object.fromEntries([...held].map(([id, cell]) => [id, cell.count]));
+  if (held.size !== 2 || held.get(west)?.count !== 10 || held.get(east)?.count !== 20) {
+    result.failures.push(`initial cells ${JSON.stringify(result.initial)}, not ${west}: 10 and ${east}: 20`);
+  }
+  // ag-0 moves into the east cell, ag-29 out of the area.
+  await publisher.publish([
+    { device: "ag-0", lat: -5.4, lon: -175.4, ts: now + 1 },
+    { device: "ag-29", lat: 10, lon: 0, ts: now + 1 },
+  ]);
+  if (!(await until(() => held.get(west)?.count === 9 && held.get(east)?.count === 20, 5000))) {
+    result.failures.push("after the moves: " + JSON.stringify([...held]));
+  }
+  result.total = total();
+  const later = events.filter((event) => event.type === "cells").slice(1);
+  if (later.length === 0 || later.some((event) => event.full)) result.failures.push("later cells: " + JSON.stringify(later));
+
+  // Switch to a plain area while the aggregated one keeps changing.
+  const moving = new AbortController();
+  (async () => {
+    for (let step = 2; !moving.signal.aborted; step++) {
+      await publisher.publish([{ device: "ag-1", lat: -10.5, lon: step % 2 ? 175.5 : 176.5, ts: now + step }]).catch(() => {});
+      await sleep(30);
+    }
+  })();
+  await sleep(300);
+  stop.abort();
+  await iteration;
+  const plain = new AbortController();
+  result.plainCells = 0;
+  result.plainLocations = 0;
+  const second = (async () => {
+    for await (const event of client.locations({ area: { bbox: [175, -11, 176, -10] } }, { signal: plain.signal })) {
+      if (event.type === "cells") result.plainCells++;
+      if (event.type === "location") result.plainLocations++;
+    }
+  })();
+  await sleep(1500);
+  moving.abort();
+  plain.abort();
+  await second;
+  const switched = log.received.findLastIndex((frame) => frame.op === "subscribed");
+  result.cellsAfterSwitch = log.received.slice(switched + 1).filter((frame) => frame.op === "cells").length;
+  result.sockets = log.sockets;
+  if (result.plainCells > 0 || result.cellsAfterSwitch > 0) {
+    result.failures.push(`cells after the switch: ${result.plainCells} events, ${result.cellsAfterSwitch} frames`);
+  }
+  if (result.plainLocations === 0) result.failures.push("no location in the plain area");
+  if (log.sockets !== 1) result.failures.push(`${log.sockets} connections, not 1`);
+  client.close();
+  publisher.close();
+}
+
+/** An aggregated area across a server restart: at `phase` "live" the driver kills and restarts the
+ * server; after `reconnecting`, the next `cells` event is the whole area again (`full`), `resumed`
+ * follows it, and the resubscribe carried no `since`. */
+async function aggregateResuming(result) {
+  const log = { sockets: 0, received: [], sent: [] };
+  const client = new LocstreamClient(url, { WebSocket: recordingWebSocket(log), reconnect: { initialMs: 100, capMs: 1000 } });
+  const stop = new AbortController();
+  const order = [];
+  result.phase = "starting";
+  try {
+    for await (const event of client.locations(AGGREGATED, { signal: stop.signal })) {
+      order.push(event.type === "cells" ? (event.full ? "cells(full)" : "cells") : event.type);
+      if (event.type === "snapshotEnd") result.phase = "live";
+      if (event.type === "resumed") break;
+    }
+  } catch (error) {
+    result.failures.push("the iteration threw " + error);
+  }
+  stop.abort();
+  result.order = order;
+  const back = order.lastIndexOf("reconnecting");
+  if (order[0] !== "cells(full)" || order[1] !== "snapshotEnd") result.failures.push("start: " + order.join(", "));
+  if (back < 0 || order[back + 1] !== "cells(full)" || order[back + 2] !== "resumed") {
+    result.failures.push("after reconnecting: " + order.join(", "));
+  }
+  const subscribes = log.sent.filter((message) => message.op === "subscribe");
+  if (subscribes.length < 2 || subscribes.some((message) => "since" in message || !message.aggregate)) {
+    result.failures.push("subscribes: " + JSON.stringify(subscribes));
+  }
+  client.close();
+}
+
+const runners = { switching, reconnecting, refreshing, refusals, aggregating, aggregateResuming };
 
 window.locstreamTests = {
   cases,
