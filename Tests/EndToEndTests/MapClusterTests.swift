@@ -18,7 +18,7 @@ extension EndToEnd {
             var devices: Int
         }
 
-        /// 2,100 devices over Berlin (the page's home view), a few in cities around the world,
+        /// 10,000 devices over Berlin (the page's home view), a few in cities around the world,
         /// and some on both sides of the antimeridian.
         static let places = [
             Place(name: "sydney", lat: -33.87, lon: 151.21, devices: 5),
@@ -30,7 +30,7 @@ extension EndToEnd {
             Place(name: "samoa", lat: -13.8, lon: -172.1, devices: 3),
             Place(name: "tonga", lat: -21.2, lon: -175.2, devices: 2),
         ]
-        static let berlin = 2100
+        static let berlin = 10_000
 
         /// Every seeded device: Berlin's spread over the home view, the others within 0.01°.
         static func locations(ts: Int64) -> [Location] {
@@ -116,7 +116,7 @@ extension EndToEnd {
             defer { driver.quit() }
             try driver.navigate(to: server.url("/", scheme: "http"))
 
-            // Home: Berlin's 2,100 devices are over the threshold, so its first device view turns to clusters.
+            // Home: Berlin's 10,000 devices are over the threshold, so its first device view turns to clusters.
             let home = try await Self.view(driver) {
                 $0.state == "connected" && $0.cellDeg != nil && $0.clustered > 0 && $0.markers == 0
             }
