@@ -9,7 +9,8 @@ import LocstreamProtocol
 ///
 /// Counting from the broker's positions at each frame, rather than from a stream of
 /// moves, makes every count exact at the frame's time on either broker, and no device is
-/// counted twice however it moved in between; the cost is one read of the area per interval.
+/// counted twice however it moved in between; the cost is one read of the area per interval,
+/// paced node-wide by `AreaReadPacer`.
 enum CellsTask {
     /// Reads, counts and sends every `interval`, after the first frame (`view` holds what it sent).
     static func start(
@@ -23,7 +24,9 @@ enum CellsTask {
                 guard !Task.isCancelled else { return }
                 let positions: [EncodedLocation]
                 do {
-                    positions = try await node.broker.lastKnown(in: cells.area)
+                    positions = try await node.areaReads.read(cells.area, from: node.broker)
+                } catch is CancellationError {
+                    return
                 } catch {
                     node.logger.warning("cannot read an aggregated area", ["sub": delivery.sub, "error": "\(error)"])
                     continue

@@ -20,6 +20,8 @@ public final class Node: Sendable {
     public let clock: any NodeClock
     /// Which devices are online (`--offline-after`).
     public let presence: PresenceTracker
+    /// Paces the reads of aggregated areas, so they never monopolise the broker.
+    let areaReads = AreaReadPacer()
 
     /// A node named `name` around `broker`, which it starts: from now on the broker
     /// reports what it hears to the node's hub, and hears which subjects the hub's

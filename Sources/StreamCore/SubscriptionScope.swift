@@ -75,7 +75,7 @@ public final class SubscriptionScope {
             let cells = try resolve(request.target, aggregation)
             let positions: [EncodedLocation]
             do {
-                positions = try await node.broker.lastKnown(in: cells.area)
+                positions = try await node.areaReads.read(cells.area, from: node.broker)
             } catch {
                 throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
             }
