@@ -118,10 +118,12 @@ extension EndToEnd {
                     viewer.send(
                         raw: #"{"op":"subscribe","sub":"\#(sub)","area":{"bbox":[13.1,52.3,13.8,52.8]}\#(extra)}"#)
                     var acked = false
-                    let deadline = ContinuousClock.now + .milliseconds(250)
+                    // Up to 5 s for the ack (a slow sanitizer build), then 250 ms of frames.
+                    var deadline = ContinuousClock.now + .seconds(5)
                     while let text = await viewer.nextText(within: max(deadline - ContinuousClock.now, .zero)) {
                         if text.contains(#""op":"subscribed","sub":"\#(sub)""#) {
                             acked = true
+                            deadline = ContinuousClock.now + .milliseconds(250)
                             continue
                         }
                         guard acked, let frameSub = text.firstMatch(of: /"sub":"([^"]+)"/)?.output.1 else { continue }
