@@ -75,7 +75,9 @@ public final class SubscriptionScope {
             let cells = try resolve(request.target, aggregation)
             let positions: [EncodedLocation]
             do {
-                positions = try await node.areaReads.read(cells.area, from: node.broker)
+                positions = try await Self.apart { [node] in
+                    try await node.areaReads.read(cells.area, from: node.broker)
+                }
             } catch {
                 throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
             }
@@ -85,13 +87,29 @@ public final class SubscriptionScope {
         let (watch, stream, registration) = try prepare(request)
         let opening: Opening
         do {
-            try await node.broker.confirmInterest()
-            opening = try await Opening.read(request, watching: watch, from: node.broker)
+            opening = try await Self.apart { [node] in
+                try await node.broker.confirmInterest()
+                return try await Opening.read(request, watching: watch, from: node.broker)
+            }
         } catch {
             hub.unregister(registration)
             throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
         }
         start(request, registration: registration, stream: stream, opening: opening)
+    }
+
+    /// Runs `read` in a child task and returns what it read. A task keeps the memory its
+    /// deepest frame ever needed (slabs of about 1 KiB) for as long as it lives, and the
+    /// connection's task lives as long as the connection: the broker reads, the deepest
+    /// frames of a subscribe, run apart so their memory is freed when they end.
+    private static func apart<Value: Sendable>(_ read: @escaping @Sendable () async throws -> Value) async throws
+        -> Value
+    {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask(operation: read)
+            guard let value = try await group.next() else { throw CancellationError() }
+            return value
+        }
     }
 
     /// Answers a repeated `sub`: true after a no-op ack; `sub_id_reused` for another target.
