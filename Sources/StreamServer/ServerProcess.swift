@@ -48,6 +48,8 @@ struct ServerProcess {
         var transport = settings.transport
         transport.observer = TransportMetrics(registry: metrics.registry, logger: logger, names: names)
         let server = WebSocketServer(configuration: transport, delegate: service)
+        // Caught before listening: a SIGTERM once clients can connect always drains.
+        let signals = await TerminationSignals.caughtInTask()
         let port: Int
         do {
             port = try await server.start()
@@ -66,7 +68,7 @@ struct ServerProcess {
                 "host": settings.transport.host, "port": port, "tls": settings.transport.usesTLS,
                 "node": settings.node, "echo": settings.enableEcho, "event_loop": settings.transport.eventLoop.rawValue,
             ])
-        let signalName = await TerminationSignals.wait() ?? "cancelled"
+        let signalName = await signals.value ?? "cancelled"
         logger.info("shutting down", ["signal": signalName, "open_connections": server.openWebSocketCount])
         readiness.enter(.draining)
         await server.shutdown(timeout: settings.shutdownTimeout)

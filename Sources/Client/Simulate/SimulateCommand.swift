@@ -27,6 +27,7 @@ struct SimulateCommand: Sendable {
     func run() async -> Int32 {
         let seed = settings.seed ?? UInt64.random(in: .min ... .max)
         if settings.seed == nil { Console.error("simulate: seed \(seed) (pass --seed \(seed) to replay these routes)") }
+        let signals = await TerminationSignals.caughtInTask()
         let connector: Connector
         do {
             connector = try await Connector.start(settings.connection)
@@ -43,7 +44,7 @@ struct SimulateCommand: Sendable {
         let started = ContinuousClock.now
         let ending = await withTaskGroup(of: Ending?.self) { group in
             group.addTask { await publish(with: client, tally: tally, seed: seed) }
-            group.addTask { await TerminationSignals.wait().map(Ending.signal) }
+            group.addTask { await signals.value.map(Ending.signal) }
             let first = await group.next() ?? nil
             // A publish waits for its answer; a server that never answers has this long.
             let patience = Task {
@@ -51,6 +52,7 @@ struct SimulateCommand: Sendable {
                 client.closeIdleConnections()
             }
             group.cancelAll()
+            signals.cancel()
             await group.waitForAll()
             patience.cancel()
             return first ?? .connectionLost

@@ -22,6 +22,7 @@ struct SubscribeCommand: Sendable {
 
     /// Runs until `quit`, SIGINT or SIGTERM, `-C` or `-W`; returns the exit status.
     func run() async -> Int32 {
+        let signals = await TerminationSignals.caughtInTask()
         let connector: Connector
         do {
             connector = try await Connector.start(settings.connection)
@@ -38,7 +39,7 @@ struct SubscribeCommand: Sendable {
         await runner.switchTo(settings.target)
         let waiting: [Task<Void, Never>] = [
             Task { post.yield(await readCommands(runner: runner)) },
-            Task { if let name = await TerminationSignals.wait() { post.yield(.signal(name)) } },
+            Task { if let name = await signals.value { post.yield(.signal(name)) } },
             Task {
                 guard let limit = settings.exitAfter, (try? await Task.sleep(for: limit)) != nil else { return }
                 post.yield(.quit)
@@ -50,6 +51,7 @@ struct SubscribeCommand: Sendable {
             if case .finished(let ended) = event { status = ended }
             break
         }
+        signals.cancel()
         for task in waiting { task.cancel() }
         await runner.stop()
         client.closeIdleConnections()
