@@ -28,15 +28,21 @@ final class AreaReadPacer: Sendable {
         while let wait = claim() {
             try await Task.sleep(for: wait)
         }
-        let started = ContinuousClock.now
-        defer {
-            let ended = ContinuousClock.now
-            state.withLock { state in
-                state.reading = false
-                state.nextStart = ended + (ended - started) * spacing
-            }
+        guard !Task.isCancelled else {
+            release(after: .zero, from: .now)
+            throw CancellationError()
         }
+        let started = ContinuousClock.now
+        defer { release(after: ContinuousClock.now - started, from: .now) }
         return try await broker.lastKnown(in: area)
+    }
+
+    /// Ends a read that took `duration`: the next may start `spacing × duration` after `end`.
+    private func release(after duration: Duration, from end: ContinuousClock.Instant) {
+        state.withLock { state in
+            state.reading = false
+            state.nextStart = end + duration * spacing
+        }
     }
 
     /// Nil when the caller may read now (it is then marked reading); otherwise how long to wait
