@@ -92,7 +92,12 @@ extension EndToEnd {
                 $0.sub != nil && $0.sub != before && $0.markers > 0
             }
             #expect(panned?.sub != before && panned?.sub != nil, "sub did not switch: \(String(describing: panned))")
+            // 300 devices reporting once a second: the canvas is redrawn, but at most 4 times a second
+            // (updates are coalesced; the page does not draw every animation frame).
+            let drawsBefore = try driver.execute("return window.locstream.draws;") as? Int ?? 0
             try await Task.sleep(for: .seconds(2))
+            let drawsAfter = try driver.execute("return window.locstream.draws;") as? Int ?? 0
+            #expect((1...10).contains(drawsAfter - drawsBefore), "\(drawsAfter - drawsBefore) draws in 2 s")
             let settled = try Self.state(driver)
             #expect(settled?.stale == 0)
             #expect((settled?.markers ?? 0) > 0)

@@ -9,6 +9,9 @@
 #
 # BEFORE_BIN_DIR holds the stream-server of the old page (for example a release build of
 # 8ab0814); BIN_DIR the new stream-server and the stream-client that simulates for both.
+# FRAME_COUNTER=loop counts render frames as the figures before 2026-12-03 did (a probe
+# loop that forces a frame every vsync; see page_figures.py). To compare page versions
+# against one server binary, see page-cpu-figures.sh.
 # Only 127.0.0.1 is targeted; every wait is bounded; every process started is stopped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +30,7 @@ for label in before after after before; do
   wait_ready "$port"
   python3 "$here/page_figures.py" --port "$port" --server-pid "$server" --client "$BIN_DIR/stream-client" \
     --devices "${DEVICES:-500}" --rates "${RATES:-1,20}" --seconds "${SECONDS_PER_RATE:-10}" --settle 3 \
-    --jsonl "$jsonl.$label" >&2
+    --frame-counter "${FRAME_COUNTER:-passive}" --jsonl "$jsonl.$label" >&2
   sed "s/^{/{\"page\":\"$label\",/" "$jsonl.$label" >>"$jsonl" && rm -f "$jsonl.$label"
   kill "$server"; wait "$server" 2>/dev/null || true
 done

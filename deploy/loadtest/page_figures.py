@@ -13,8 +13,13 @@ settle, then samples once a second for --seconds:
     holds the whole simulation area (then every marker is drawn);
   * performance.memory.usedJSHeapSize;
   * counters injected before the page's script through chromedriver's CDP bridge
-    (Page.addScriptToEvaluateOnNewDocument): requestAnimationFrame callbacks (render
-    frames/s) and WebSocket messages received, so the page-side total is exact;
+    (Page.addScriptToEvaluateOnNewDocument): WebSocket messages received, so the page-side
+    total is exact, and render frames/s: with --frame-counter passive (the default) the
+    page's own requestAnimationFrame callbacks, counted by wrapping the function, so a page
+    that draws only on change shows how often it draws; with --frame-counter loop (the
+    figures before 2026-12-03) a requestAnimationFrame loop of the probe's own, which
+    always reads about 60 and itself keeps Chromium producing a frame every vsync, so it
+    adds its own cost to the renderer's CPU;
   * the server's /metrics frames_sent_total / publish_total / conflated drops
     (the page is the only subscriber, so the delta is what was sent to it);
   * CPU (utime+stime from /proc/PID/stat) of the server, the simulator, and each
@@ -42,8 +47,13 @@ CLK = os.sysconf("SC_CLK_TCK")
 INJECT = r"""
 (() => {
   const pf = window.__pf = { raf: 0, wsMessages: 0, wsLoc: 0, wsBytes: 0 };
-  const tick = () => { pf.raf++; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
+  if (FRAME_COUNTER === "loop") {
+    const tick = () => { pf.raf++; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  } else {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => raf((t) => { pf.raf++; callback(t); });
+  }
   const Orig = window.WebSocket;
   window.WebSocket = class extends Orig {
     constructor(...args) {
@@ -267,12 +277,14 @@ def run_rate(a, rate):
          "--duration", str(sim_seconds), "--seed", "7"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     driver = None
-    result = {"devices": a.devices, "rate": rate, "seconds": a.seconds, "window": [a.width, a.height]}
+    result = {"devices": a.devices, "rate": rate, "seconds": a.seconds, "window": [a.width, a.height],
+              "frame_counter": a.frame_counter}
     try:
         time.sleep(2)  # let every simulated device publish once before the page subscribes
         driver = WebDriver(a.chromedriver, a.chromium, a.width, a.height)
         try:
-            driver.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": INJECT})
+            source = INJECT.replace("FRAME_COUNTER", json.dumps(a.frame_counter))
+            driver.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": source})
             result["injected"] = True
         except RuntimeError as e:
             print(f"note: CDP injection unavailable ({e}); render rate and exact totals missing", file=sys.stderr)
@@ -388,7 +400,8 @@ def markdown(r):
         rows += [
             ("page `loc` frames received (injected counter, exact)", f"{r['page_loc_per_s_exact']:g}/s"),
             ("page WebSocket payload received", f"{r['page_kib_per_s']:g} KiB/s"),
-            ("page render frames/s (requestAnimationFrame callbacks)", f"{r['render_fps']:g}"),
+            (f"page render frames/s (requestAnimationFrame callbacks, {r.get('frame_counter', 'loop')} counter)",
+             f"{r['render_fps']:g}"),
         ]
     rows += [
         ("viewport / canvas (CSS px), device pixel ratio",
@@ -432,6 +445,9 @@ def main():
     p.add_argument("--screenshot-rate", type=float, default=1.0)
     p.add_argument("--all-screenshots", action="store_true")
     p.add_argument("--jsonl")
+    p.add_argument("--frame-counter", choices=["passive", "loop"], default="passive",
+                   help="render frames/s from the page's own requestAnimationFrame callbacks (passive), "
+                        "or from a loop of the probe's own that forces a frame every vsync (loop)")
     a = p.parse_args()
     a.seconds = max(1, min(a.seconds, 300))
     a.settle = max(0, min(a.settle, 60))
