@@ -13,6 +13,9 @@ struct ReceiveFigure: Sendable {
         case library
         /// The bench's path: `WebSocketConnection.messages` and `LocFrameScanner`.
         case raw
+        /// The transport's floor: the connection's messages taken in batches (`nextBatch`,
+        /// one wake-up per batch, as the library's reader takes them) and `LocFrameScanner`.
+        case rawBatch = "raw-batch"
     }
 
     let url: String
@@ -32,7 +35,8 @@ struct ReceiveFigure: Sendable {
         let receiving = Task {
             switch receiver {
             case .library: try await receiveLibrary(webSockets, count: count)
-            case .raw: try await receiveRaw(webSockets, count: count)
+            case .raw: try await receiveRaw(webSockets, count: count, batched: false)
+            case .rawBatch: try await receiveRaw(webSockets, count: count, batched: true)
             }
         }
         defer { receiving.cancel() }
@@ -71,15 +75,26 @@ struct ReceiveFigure: Sendable {
         }
     }
 
-    private func receiveRaw(_ webSockets: WebSocketClient, count: Count) async throws {
+    private func receiveRaw(_ webSockets: WebSocketClient, count: Count, batched: Bool) async throws {
         var options = ClientConnectOptions()
         options.subprotocol = "locstream.v1"
         let connection = try await webSockets.connect(to: url, options: options)
         defer { connection.close(code: 1000) }
         let request = SubscribeRequest(sub: "raw", target: .devices(devices), snapshot: false)
         connection.send(OutboundFrame(body: ClientMessage.subscribe(request).encoded()))
-        for await message in connection.messages {
-            if case .loc = LocFrameScanner.scan(message.bytes) { count.value.add(1, ordering: .relaxed) }
+        guard batched else {
+            for await message in connection.messages {
+                if case .loc = LocFrameScanner.scan(message.bytes) { count.value.add(1, ordering: .relaxed) }
+            }
+            return
+        }
+        var messages = connection.messages.makeAsyncIterator()
+        while let batch = await messages.nextBatch() {
+            var locs = 0
+            for message in batch {
+                if case .loc = LocFrameScanner.scan(message.bytes) { locs += 1 }
+            }
+            count.value.add(locs, ordering: .relaxed)
         }
     }
 }

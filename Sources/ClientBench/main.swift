@@ -3,18 +3,21 @@ import Foundation
 // client-bench: the client library's figures, for deploy/loadtest/client-figures.sh, which
 // starts the server and the load. Each run prints one JSON line.
 //
-//   client-bench receive URL DEVICES PREFIX library|raw SECONDS
+//   client-bench receive URL DEVICES PREFIX library|raw|raw-batch SECONDS
 //       One consumer of PREFIX0…PREFIX(DEVICES-1) (live updates, no snapshot): location
 //       elements per second over SECONDS (after a second's warm-up from the first one), and
 //       per CPU-second of this process. `library` iterates a LocstreamClient sequence on the
 //       lws transport; `raw` reads the connection with the bench's frame scanner, as
-//       `stream-client bench`'s subscribers do.
+//       `stream-client bench`'s subscribers do; `raw-batch` the same with the connection's
+//       messages taken a batch per wake-up (`InboundMessages.Iterator.nextBatch`), as the
+//       library's reader takes them: the transport's floor.
 //   client-bench idle URL SEQUENCES
 //       The resident memory SEQUENCES idle sequences add (each on its own connection,
 //       watching a device nobody publishes), per sequence.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: client-bench receive URL DEVICES PREFIX library|raw SECONDS | client-bench idle URL SEQUENCES"
+let usage =
+    "usage: client-bench receive URL DEVICES PREFIX library|raw|raw-batch SECONDS | client-bench idle URL SEQUENCES"
 
 do {
     switch (arguments.first, arguments.count) {

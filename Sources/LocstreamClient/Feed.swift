@@ -8,6 +8,9 @@ import Locking
 /// `end()` marks it ended under the same lock before the connection can go to another
 /// sequence: so no element of an ended sequence follows the start of the next one.
 ///
+/// Updates go to the iterating task in batches: all those one batch of frames from the
+/// connection made, in one `yield`, so the iterator wakes once per batch, not per update.
+///
 /// The buffer between the feed and the iterating task is bounded: once `bufferLimit` updates
 /// wait in it, the connection's reader stops reading (`waitForRoom`), the transport's own
 /// bounded queue fills, and the server treats the sequence as a slow consumer (it conflates).
@@ -16,7 +19,7 @@ final class Feed: Sendable {
     let sub: String
     private let request: SubscribeRequest
     private let client: LocstreamClient
-    private let continuation: AsyncStream<Result<Delivery, LocstreamError>>.Continuation
+    private let continuation: AsyncStream<Result<[Delivery], LocstreamError>>.Continuation
     private let state = Locked(State())
 
     private struct State {
@@ -32,6 +35,8 @@ final class Feed: Sendable {
         var attempt = 0
         /// Updates yielded and not yet taken by the iterator.
         var buffered = 0
+        /// Updates made under the lock and not yet yielded: `flush` yields them as one batch.
+        var outgoing: [Delivery] = []
         /// The connection's reader, waiting for the buffer to drain.
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -44,7 +49,7 @@ final class Feed: Sendable {
     /// A feed for `request`, yielding into `continuation`; `start()` sets it going.
     init(
         request: SubscribeRequest, client: LocstreamClient,
-        continuation: AsyncStream<Result<Delivery, LocstreamError>>.Continuation
+        continuation: AsyncStream<Result<[Delivery], LocstreamError>>.Continuation
     ) {
         sub = request.sub
         self.request = request
@@ -81,36 +86,41 @@ final class Feed: Sendable {
         continuation.finish()
     }
 
-    /// A frame from the server on this feed's connection: `message`, decoded from `frame`.
-    func receive(_ message: ServerMessage, frame: [UInt8]) {
+    /// Frames from the server on this feed's connection, in order: each `message` decoded
+    /// from its `frame`. The updates they make go to the iterator as one batch.
+    func receive(_ messages: [(message: ServerMessage, frame: [UInt8])]) {
         var failure: LocstreamError?
         state.withLock { state in
             guard !state.ended else { return }
-            switch message {
-            case .subscribed(let sub, _, let count) where sub == self.sub:
-                state.attempt = 0
-                state.wasLive = true
-                state.opening = count
-                if count == 0 { finishOpening(&state) }
-            case .loc(let sub, let location) where sub == self.sub:
-                if state.tracker.admit(location) {
-                    let previous = state.tracker.previousOfAdmitted
-                    yield(Delivery(.location(location), frame: kept(frame), previousSeq: previous), &state)
+            for (message, frame) in messages {
+                switch message {
+                case .subscribed(let sub, _, let count) where sub == self.sub:
+                    state.attempt = 0
+                    state.wasLive = true
+                    state.opening = count
+                    if count == 0 { finishOpening(&state) }
+                case .loc(let sub, let location) where sub == self.sub:
+                    if state.tracker.admit(location) {
+                        let previous = state.tracker.previousOfAdmitted
+                        yield(Delivery(.location(location), frame: kept(frame), previousSeq: previous), &state)
+                    }
+                    // The opening's count includes a repeat the tracker drops.
+                    if let remaining = state.opening {
+                        state.opening = remaining - 1
+                        if remaining <= 1 { finishOpening(&state) }
+                    }
+                case .leave(let sub, let device) where sub == self.sub:
+                    yield(Delivery(.left(device: device), frame: kept(frame)), &state)
+                case .unsubscribed(let sub) where sub == self.sub:
+                    failure = .endedByServer
+                case .error(let error) where error.failedOp == "subscribe":
+                    failure = LocstreamError(error)
+                default:
+                    break
                 }
-                // The opening's count includes a repeat the tracker drops.
-                if let remaining = state.opening {
-                    state.opening = remaining - 1
-                    if remaining <= 1 { finishOpening(&state) }
-                }
-            case .leave(let sub, let device) where sub == self.sub:
-                yield(Delivery(.left(device: device), frame: kept(frame)), &state)
-            case .unsubscribed(let sub) where sub == self.sub:
-                failure = .endedByServer
-            case .error(let error) where error.failedOp == "subscribe":
-                failure = LocstreamError(error)
-            default:
-                break
+                if failure != nil { break }
             }
+            flush(&state)
         }
         if let failure { end(failure: failure) }
     }
@@ -125,6 +135,11 @@ final class Feed: Sendable {
         }
     }
 
+    /// Whether the buffer has room (or the feed has ended): the reader need not wait.
+    var hasRoom: Bool {
+        state.withLock { $0.ended || $0.buffered < client.configuration.bufferLimit }
+    }
+
     /// Returns once the buffer has room, or the feed has ended.
     func waitForRoom() async {
         await withCheckedContinuation { continuation in
@@ -137,10 +152,10 @@ final class Feed: Sendable {
         }
     }
 
-    /// The iterator took one update from the buffer.
-    func taken() {
+    /// The iterator took `count` updates from the buffer.
+    func taken(_ count: Int) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.buffered -= 1
+            state.buffered -= count
             guard state.buffered < client.configuration.bufferLimit else { return [] }
             defer { state.roomWaiters = [] }
             return state.roomWaiters
@@ -153,9 +168,18 @@ final class Feed: Sendable {
         client.configuration.keepsFrames ? frame : nil
     }
 
+    /// Adds `delivery` to the batch `flush` yields, before the lock is let go.
     private func yield(_ delivery: Delivery, _ state: inout State) {
-        continuation.yield(.success(delivery))
+        state.outgoing.append(delivery)
         state.buffered += 1
+    }
+
+    /// Yields the updates made so far as one batch; called under the lock, after checking
+    /// that the feed has not ended.
+    private func flush(_ state: inout State) {
+        guard !state.outgoing.isEmpty else { return }
+        continuation.yield(.success(state.outgoing))
+        state.outgoing = []
     }
 
     private func finishOpening(_ state: inout State) {
@@ -219,7 +243,9 @@ final class Feed: Sendable {
 
     private func emit(_ update: LocationUpdate) {
         state.withLock { state in
-            if !state.ended { yield(Delivery(update), &state) }
+            guard !state.ended else { return }
+            yield(Delivery(update), &state)
+            flush(&state)
         }
     }
 }

@@ -109,10 +109,12 @@ final class Link: Sendable {
     }
 
     private func read() async {
-        while let bytes = await connection.receive() {
-            handle(bytes)
+        while true {
+            let batch = await connection.receiveBatch()
+            if batch.isEmpty { break }
+            handle(batch)
             // A sequence that is not keeping up stops the reading, so no queue grows unbounded.
-            await state.withLock { $0.owner }?.waitForRoom()
+            if let owner = state.withLock({ $0.owner }), !owner.hasRoom { await owner.waitForRoom() }
         }
         let (owner, publishes) = state.withLock { state in
             state.closed = true
@@ -127,11 +129,31 @@ final class Link: Sendable {
         owner?.linkLost(self)
     }
 
-    private func handle(_ bytes: [UInt8]) {
-        // Ops added to the protocol later (presence, cells) do not decode and are skipped.
-        let decoded = try? ServerMessage.decode(bytes)
-        observer?(.received(frame: bytes, message: decoded))
-        guard let message = decoded else { return }
+    /// Handles the frames of one batch in order. A run of frames for the owner (`loc`,
+    /// `leave`, …) goes to it in one call, so its sequence wakes once per run.
+    private func handle(_ batch: [[UInt8]]) {
+        var run: [(message: ServerMessage, frame: [UInt8])] = []
+        run.reserveCapacity(batch.count)
+        for bytes in batch {
+            // Ops added to the protocol later (presence, cells) do not decode and are skipped.
+            let decoded = try? ServerMessage.decode(bytes)
+            observer?(.received(frame: bytes, message: decoded))
+            guard let message = decoded else { continue }
+            switch message {
+            case .loc, .leave:
+                run.append((message, bytes))
+            default:
+                if !run.isEmpty {
+                    state.withLock { $0.owner }?.receive(run)
+                    run.removeAll(keepingCapacity: true)
+                }
+                handle(message, frame: bytes)
+            }
+        }
+        if !run.isEmpty { state.withLock { $0.owner }?.receive(run) }
+    }
+
+    private func handle(_ message: ServerMessage, frame bytes: [UInt8]) {
         switch message {
         case .published:
             let seqs = PublishAck.decode(bytes)?.seqs
@@ -148,7 +170,7 @@ final class Link: Sendable {
                 let sub = state.awaitingAnswer.isEmpty ? nil : state.awaitingAnswer.removeFirst()
                 return sub == state.owner?.sub ? state.owner : nil
             }
-            owner?.receive(message, frame: bytes)
+            owner?.receive([(message, bytes)])
         case .subscribed(let sub, _, _):
             let owner = state.withLock { state in
                 if let answered = state.awaitingAnswer.firstIndex(of: sub) {
@@ -156,9 +178,9 @@ final class Link: Sendable {
                 }
                 return state.owner
             }
-            owner?.receive(message, frame: bytes)
+            owner?.receive([(message, bytes)])
         default:
-            state.withLock { $0.owner }?.receive(message, frame: bytes)
+            state.withLock { $0.owner }?.receive([(message, bytes)])
         }
     }
 

@@ -16,7 +16,7 @@ public struct LocationUpdates: AsyncSequence, Sendable {
 
     /// Starts the subscription.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: Result<Delivery, LocstreamError>.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<[Delivery], LocstreamError>.self)
         let feed = Feed(
             request: options.request(sub: client.nextSubID(), target: target), client: client,
             continuation: continuation)
@@ -27,10 +27,13 @@ public struct LocationUpdates: AsyncSequence, Sendable {
 
     /// Iterates the updates; the subscription ends when the iterator goes away.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: AsyncStream<Result<Delivery, LocstreamError>>.Iterator
+        private var base: AsyncStream<Result<[Delivery], LocstreamError>>.Iterator
         private let lease: Lease
+        /// The batch being handed out, and the index of its next update.
+        private var batch: [Delivery] = []
+        private var nextIndex = 0
 
-        init(base: AsyncStream<Result<Delivery, LocstreamError>>.Iterator, lease: Lease) {
+        init(base: AsyncStream<Result<[Delivery], LocstreamError>>.Iterator, lease: Lease) {
             self.base = base
             self.lease = lease
         }
@@ -51,12 +54,23 @@ public struct LocationUpdates: AsyncSequence, Sendable {
         package var sub: String { lease.feed.sub }
 
         /// The next update with its frame and its device's previous seq.
+        ///
+        /// The feed yields batches; the rest of a batch waits here, and is dropped when the
+        /// task is cancelled (as the stream's buffer is).
         package mutating func nextDelivery(isolation actor: isolated (any Actor)? = #isolation)
             async throws(LocstreamError) -> Delivery?
         {
-            guard let delivery = try await base.next(isolation: actor)?.get() else { return nil }
-            lease.feed.taken()
-            return delivery
+            if nextIndex < batch.count, !Task.isCancelled {
+                defer { nextIndex += 1 }
+                return batch[nextIndex]
+            }
+            batch = []
+            nextIndex = 0
+            guard let next = try await base.next(isolation: actor)?.get(), !next.isEmpty else { return nil }
+            lease.feed.taken(next.count)
+            batch = next
+            nextIndex = 1
+            return next[0]
         }
     }
 

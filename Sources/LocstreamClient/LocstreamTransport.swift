@@ -17,6 +17,12 @@ public protocol LocstreamConnection: Sendable {
     /// Only one task reads a connection.
     func receive() async -> [UInt8]?
 
+    /// Every message received and not yet read, oldest first, waiting for one when none is
+    /// there; empty once the connection has ended. A transport that queues what it reads
+    /// hands over the whole queue, so a busy connection costs one wake-up of its reader per
+    /// batch rather than per message. Only one task reads a connection.
+    func receiveBatch() async -> [[UInt8]]
+
     /// Closes the connection normally (1000); `receive` then returns nil.
     func close()
 
@@ -25,6 +31,12 @@ public protocol LocstreamConnection: Sendable {
 }
 
 extension LocstreamConnection {
+    /// One message at a time: `receive()`, as a batch of one.
+    public func receiveBatch() async -> [[UInt8]] {
+        guard let message = await receive() else { return [] }
+        return [message]
+    }
+
     /// Unknown: a transport that cannot tell.
     public var closeCode: UInt16? { nil }
 }

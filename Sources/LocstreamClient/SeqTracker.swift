@@ -52,8 +52,9 @@ struct SeqTracker: Sendable {
     mutating func admit(_ location: Location) -> Bool {
         let previous = last[location.device]?.seq
         if let previous {
-            let replayed = awaitingReplay.remove(location.device) != nil
-            let firstSinceResume = unheardSinceResume.remove(location.device) != nil
+            // Outside a resume both sets are empty: skip hashing the id into them.
+            let replayed = !awaitingReplay.isEmpty && awaitingReplay.remove(location.device) != nil
+            let firstSinceResume = !unheardSinceResume.isEmpty && unheardSinceResume.remove(location.device) != nil
             if location.seq <= previous {
                 guard firstSinceResume, location.seq < previous else { return false }
             } else if replayed, location.seq > previous + 1 {

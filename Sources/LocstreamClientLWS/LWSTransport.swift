@@ -39,6 +39,12 @@ struct LWSConnection: LocstreamConnection {
         return await messages.next()?.bytes
     }
 
+    func receiveBatch() async -> [[UInt8]] {
+        var messages = connection.messages.makeAsyncIterator()
+        guard let batch = await messages.nextBatch() else { return [] }
+        return batch.map(\.bytes)
+    }
+
     func close() {
         connection.close(code: 1000)
     }

@@ -3,7 +3,18 @@ extension ServerMessage {
     ///
     /// Validates as strictly as the server's decoder: a `loc` frame must carry a valid location
     /// with its `seq`. Throws `bad_json`, `bad_request` or `unknown_op` like `ClientMessage.decode`.
+    /// A `loc` frame as the server writes it takes a fast path (`LocFrameDecoder`) that gives
+    /// the same message without building the JSON value.
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ServerMessage {
+        if let fast = bytes.withContiguousStorageIfAvailable({ LocFrameDecoder.decode($0) }), let fast {
+            return fast
+        }
+        return try decodeGeneral(bytes)
+    }
+
+    /// Decodes through the JSON value: every frame the fast path leaves, and the reference
+    /// the tests hold it to.
+    static func decodeGeneral(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ServerMessage {
         guard case .object(let members) = try JSONValue(parsing: bytes) else {
             throw ProtocolError(.badRequest, "a frame must be a JSON object")
         }

@@ -36,6 +36,8 @@ final class ClientLoop: ServiceLoop {
     private let cMemory = ContextMemory()
     private var context: OpaquePointer?
     private var clients: [ConnectionID: ClientSocket] = [:]
+    /// Sockets that read messages for a waiting consumer this turn; woken when it ends.
+    private var wakes: [LiveSocket] = []
     /// The libev loop lws runs on with `.libev`; freed after the context.
     var libev: LibevLoop?
 
@@ -54,6 +56,10 @@ final class ClientLoop: ServiceLoop {
         // The C entry point lws calls for every client event.
         info.protocols = cMemory.protocols(name: "locstream-client") { ClientLoop.forward($0, $1, $2, $3, $4) }
         info.options = locstream_client_options()
+        // The buffer one read of a socket fills (lws's default is 4 KiB): a consumer behind
+        // on a busy connection gets up to this much per read and per wake-up. One per
+        // context; each connection's own buffer stays `rx_buffer_size`.
+        info.pt_serv_buf_size = 64 * 1024
         info.client_ssl_ca_filepath = caFile.flatMap { cMemory.string($0) }
         if let failure = lend(to: &info, eventLoop: eventLoop) { return .failure(failure) }
         guard let context = lws_create_context(&info) else {
@@ -76,14 +82,18 @@ final class ClientLoop: ServiceLoop {
             return appendHeaders(client.request.options.headers, input, length) ? 0 : -1
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             client.socket = LiveSocket(
-                wsi: wsi, channel: client.request.channel, maxMessageBytes: client.request.options.maxMessageBytes)
+                wsi: wsi, channel: client.request.channel, maxMessageBytes: client.request.options.maxMessageBytes,
+                defersWake: true)
             client.request.opened.fulfil(.success(()))
             _ = client.socket?.serviceRequested(mayWriteAtOnce: false)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
             finish(id, client, error: ConnectFailure.error(wsi, lwsMessage: why))
         case LWS_CALLBACK_CLIENT_RECEIVE:
-            if client.socket?.receive(input, length) != nil { return -1 }
+            guard let socket = client.socket else { return 0 }
+            let wasPending = socket.wakePending
+            if socket.receive(input, length) != nil { return -1 }
+            if socket.wakePending && !wasPending { wakes.append(socket) }
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard let socket = client.socket else { return 0 }
             return write(socket, byteBudget: 0, corked: false, observer: nil)
@@ -95,6 +105,12 @@ final class ClientLoop: ServiceLoop {
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
         return 0
+    }
+
+    func serviceTurnEnded() {
+        guard !wakes.isEmpty else { return }
+        for socket in wakes { socket.wakeConsumer() }
+        wakes.removeAll(keepingCapacity: true)
     }
 
     func perform(_ command: ClientCommand) {

@@ -86,6 +86,32 @@ final class ConnectionChannel: Sendable {
         }
     }
 
+    /// Every message received and not yet taken, oldest first, waiting for the first one
+    /// when none is queued; empty at the end or when the calling task is cancelled. One
+    /// wake-up of the consumer takes everything the service thread queued meanwhile.
+    func nextMessages() async -> [InboundMessage] {
+        let ready = takeAll()
+        if !ready.isEmpty { return ready }
+        guard let first = await nextMessage() else { return [] }
+        return [first] + takeAll()
+    }
+
+    /// Takes every queued message (empty when none is), resuming reading from the socket
+    /// when it was paused.
+    private func takeAll() -> [InboundMessage] {
+        let (messages, resume) = inbound.withLock { queue -> ([InboundMessage], Bool) in
+            let messages = queue.popAll()
+            let resume = !messages.isEmpty && queue.isReadingPaused
+            if resume { queue.isReadingPaused = false }
+            return (messages, resume)
+        }
+        if resume {
+            wantsReadingResumed.withLock { $0 = true }
+            notifyLoop(id)
+        }
+        return messages
+    }
+
     /// A queued message (`.some(message)`), the end (`.some(nil)`), or nil when the
     /// queue is empty; never waits.
     func nextMessageIfReady() -> InboundMessage?? {

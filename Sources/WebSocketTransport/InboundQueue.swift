@@ -35,6 +35,24 @@ struct InboundQueue {
         return count >= Self.highWatermark
     }
 
+    /// Adds a message without resuming a waiting consumer: the service loop calls `wake()`
+    /// once its turn has read everything the socket had, so the consumer takes the turn's
+    /// messages in one wake-up. Returns whether reading should pause (as `deliver`) and
+    /// whether a consumer waits, to be woken.
+    mutating func deliverDeferringWake(_ message: InboundMessage) -> (full: Bool, wake: Bool) {
+        messages.append(message)
+        return (count >= Self.highWatermark, waiter != nil)
+    }
+
+    /// Takes a waiting consumer and the oldest queued message, if both are there, for the
+    /// caller to resume once it has let go of the lock: a consumer woken under the lock
+    /// would, on a busy core, run at once and spin on it.
+    mutating func wake() -> (waiter: UnsafeContinuation<InboundMessage?, Never>, message: InboundMessage)? {
+        guard let waiter, let message = pop() else { return nil }
+        self.waiter = nil
+        return (waiter, message)
+    }
+
     /// Takes the oldest queued message, if any.
     mutating func pop() -> InboundMessage? {
         guard head < messages.count else { return nil }
@@ -47,11 +65,23 @@ struct InboundQueue {
         return message
     }
 
+    /// Takes every queued message, oldest first (empty when none is queued).
+    mutating func popAll() -> [InboundMessage] {
+        guard head < messages.count else { return [] }
+        let taken = head == 0 ? messages : Array(messages[head...])
+        messages.removeAll(keepingCapacity: messages.count <= Self.highWatermark)
+        head = 0
+        return taken
+    }
+
     /// Ends the sequence: queued messages can still be taken, then `nil` follows.
-    /// (A waiter exists only while the queue is empty, so it gets `nil` at once.)
+    /// (A waiter whose wake was deferred gets the oldest message; otherwise the queue is
+    /// empty and it gets `nil` at once.)
     mutating func finish() {
         isFinished = true
-        resumeWaiter()
+        guard let waiter else { return }
+        self.waiter = nil
+        waiter.resume(returning: pop())
     }
 
     /// Resumes a waiting consumer with `nil` (end or cancellation).

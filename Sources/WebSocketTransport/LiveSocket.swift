@@ -32,11 +32,21 @@ final class LiveSocket {
 
     /// The peer's address (server side; empty for client connections).
     let remoteAddress: String
+    /// Whether a waiting consumer is woken once per loop turn (`wakeConsumer`, client side)
+    /// instead of at each message: a turn reads up to the context's whole receive buffer,
+    /// often hundreds of messages, and one wake-up then takes them all.
+    let defersWake: Bool
+    /// A consumer waits and the loop must call `wakeConsumer` at the end of its turn.
+    private(set) var wakePending = false
 
-    init(wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int, remoteAddress: String = "") {
+    init(
+        wsi: OpaquePointer, channel: ConnectionChannel, maxMessageBytes: Int, remoteAddress: String = "",
+        defersWake: Bool = false
+    ) {
         self.wsi = wsi
         self.channel = channel
         self.remoteAddress = remoteAddress
+        self.defersWake = defersWake
         assembler = MessageAssembler(limit: maxMessageBytes)
         canPauseReading = lws_is_ssl(wsi) == 0
     }
@@ -55,15 +65,24 @@ final class LiveSocket {
             return nil
         case .complete(let message):
             let canPause = canPauseReading
-            let (pause, overrun) = channel.inbound.withLock { queue in
-                let full = queue.deliver(message)
+            let defers = defersWake
+            let (pause, overrun, wake) = channel.inbound.withLock { queue in
+                let (full, wake) = defers ? queue.deliverDeferringWake(message) : (queue.deliver(message), false)
                 let pause = full && canPause && !queue.isReadingPaused
                 if pause { queue.isReadingPaused = true }
-                return (pause, !canPause && queue.count >= InboundQueue.unpausableLimit)
+                return (pause, !canPause && queue.count >= InboundQueue.unpausableLimit, wake)
             }
+            if wake { wakePending = true }
             if pause { lws_rx_flow_control(wsi, 0) }
             return overrun ? refuse(CloseRequest(code: 1008, reason: "too many unread messages")) : nil
         }
+    }
+
+    /// Resumes the consumer a deferred wake left waiting (see `defersWake`).
+    func wakeConsumer() {
+        guard wakePending else { return }
+        wakePending = false
+        if let (waiter, message) = channel.inbound.withLock({ $0.wake() }) { waiter.resume(returning: message) }
     }
 
     private func refuse(_ close: CloseRequest) -> CloseRequest {

@@ -33,6 +33,9 @@ protocol ServiceLoop: AnyObject {
     /// Connection `id` was posted: it has frames to write, reading to resume, or a
     /// response ready.
     func serviceRequested(for id: ConnectionID)
+    /// One turn of the loop (`service`) has ended: every callback of the events it waited
+    /// for has run.
+    func serviceTurnEnded()
 }
 
 extension ServiceLoop {
@@ -65,6 +68,9 @@ extension ServiceLoop {
         libev.lend(to: &info)
         return nil
     }
+
+    /// Nothing to do at the end of a turn.
+    func serviceTurnEnded() {}
 
     /// Waits for events and services them once; false when the context failed.
     func service(_ context: OpaquePointer) -> Bool {

@@ -28,6 +28,7 @@ enum ServiceThread {
                 started.fulfil(.success(port))
                 while !stop.withLock({ $0 }) {
                     if !loop.service(context) { break }
+                    loop.serviceTurnEnded()
                 }
                 waker.detach()
                 lws_context_destroy(context)

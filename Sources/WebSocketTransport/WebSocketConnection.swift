@@ -74,6 +74,14 @@ public struct InboundMessages: AsyncSequence, Sendable {
             await channel.nextMessage()
         }
 
+        /// Every message received and not yet taken, oldest first, waiting for one when none
+        /// is there: one wake-up per batch instead of one per message. Nil at the end or on
+        /// cancellation.
+        public mutating func nextBatch() async -> [InboundMessage]? {
+            let batch = await channel.nextMessages()
+            return batch.isEmpty ? nil : batch
+        }
+
         /// A message already received, without waiting: `.some(message)`, `.some(nil)`
         /// at the end, or nil when nothing is queued yet. For the tests (package access).
         package func nextIfReady() -> InboundMessage?? {

@@ -37,6 +37,22 @@ final class Mailbox<Item: Sendable>: Sendable {
         waiter?.resume(returning: nil)
     }
 
+    /// Every queued item, oldest first, waiting for one when none is queued; empty after
+    /// `end`, or when the task is cancelled. One caller at a time.
+    func nextAll() async -> [Item] {
+        let queued = state.withLock { state in
+            defer { state.items = [] }
+            return state.items
+        }
+        if !queued.isEmpty { return queued }
+        guard let first = await next() else { return [] }
+        return [first]
+            + state.withLock { state in
+                defer { state.items = [] }
+                return state.items
+            }
+    }
+
     /// The oldest item, waiting for one; nil after `end`, or when the task is cancelled (a
     /// test's time limit). One caller at a time.
     func next() async -> Item? {

@@ -7,10 +7,14 @@ final class ScriptedTransport: LocstreamTransport {
     /// The connections opened, in order.
     let opened = Mailbox<ScriptedConnection>()
     private let failuresLeft: Mutex<Int>
+    private let batching: Bool
 
-    /// A transport whose first `failures` connects fail.
-    init(failingFirst failures: Int = 0) {
+    /// A transport whose first `failures` connects fail; with `batching`, its connections
+    /// hand the client every frame delivered so far at once (`receiveBatch`), as the lws
+    /// transport does under load.
+    init(failingFirst failures: Int = 0, batching: Bool = false) {
         failuresLeft = Mutex(failures)
+        self.batching = batching
     }
 
     func connect(token: String?) async throws -> any LocstreamConnection {
@@ -19,7 +23,7 @@ final class ScriptedTransport: LocstreamTransport {
             return left > 0
         }
         if fails { throw ScriptedFailure.refused }
-        let connection = ScriptedConnection(token: token)
+        let connection = ScriptedConnection(token: token, batching: batching)
         opened.post(connection)
         return connection
     }
@@ -37,8 +41,12 @@ final class ScriptedConnection: LocstreamConnection {
     let sent = Mailbox<ClientMessage>()
     private let inbound = Mailbox<[UInt8]>()
     private let receivedCount = Mutex(0)
+    private let batching: Bool
 
-    init(token: String?) { self.token = token }
+    init(token: String?, batching: Bool = false) {
+        self.token = token
+        self.batching = batching
+    }
 
     /// Sends `message` to the client as the server would.
     func deliver(_ message: ServerMessage) { inbound.post(message.encoded()) }
@@ -63,6 +71,13 @@ final class ScriptedConnection: LocstreamConnection {
         let frame = await inbound.next()
         if frame != nil { receivedCount.withLock { $0 += 1 } }
         return frame
+    }
+
+    func receiveBatch() async -> [[UInt8]] {
+        guard batching else { return await receive().map { [$0] } ?? [] }
+        let frames = await inbound.nextAll()
+        receivedCount.withLock { $0 += frames.count }
+        return frames
     }
 
     func close() { inbound.end() }

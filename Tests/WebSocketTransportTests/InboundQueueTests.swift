@@ -96,4 +96,42 @@ struct InboundQueueTests {
         #expect(queue.pop() == message(2))
         #expect(queue.pop() == nil)
     }
+
+    @Test("a deferred wake queues the messages; wake hands the waiter the oldest, the rest stay queued")
+    func deferredWake() async {
+        let (queue, consumer) = await waitingConsumer()
+        let first = queue.withLock { $0.deliverDeferringWake(message(1)) }
+        let second = queue.withLock { $0.deliverDeferringWake(message(2)) }
+        #expect(!first.full && first.wake && second.wake)
+        #expect(queue.withLock { $0.count == 2 && $0.waiter != nil })
+        let woken = queue.withLock { $0.wake() }
+        #expect(woken?.message == message(1))
+        woken?.waiter.resume(returning: woken?.message)
+        #expect(await consumer.value == message(1))
+        #expect(queue.withLock { $0.wake() } == nil, "no waiter: nothing to wake")
+        #expect(queue.withLock { $0.popAll() } == [message(2)])
+        #expect(queue.withLock { $0.popAll() } == [])
+    }
+
+    @Test("finish gives a consumer whose wake was deferred the oldest message, not the end")
+    func finishAfterDeferredDelivery() async {
+        let (queue, consumer) = await waitingConsumer()
+        _ = queue.withLock { $0.deliverDeferringWake(message(1)) }
+        _ = queue.withLock { $0.deliverDeferringWake(message(2)) }
+        queue.withLock { $0.finish() }
+        #expect(await consumer.value == message(1))
+        #expect(queue.withLock { $0.pop() } == message(2))
+        #expect(queue.withLock { $0.pop() } == nil)
+    }
+
+    @Test("popAll takes every queued message in order, across a partly popped queue")
+    func popAll() {
+        var queue = InboundQueue()
+        for index in 0..<10 { _ = queue.deliver(message(index)) }
+        #expect(queue.pop() == message(0))
+        #expect(queue.popAll() == (1..<10).map(message))
+        #expect(queue.count == 0)
+        _ = queue.deliver(message(10))
+        #expect(queue.popAll() == [message(10)])
+    }
 }

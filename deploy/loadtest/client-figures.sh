@@ -17,6 +17,16 @@
 #                     messages through the bench's frame scanner, no decoding).
 #          The server and the load run on core $SERVER_CPU (0), the consumer alone on core
 #          $CONSUMER_CPU (1), each for DURATION seconds (10) after a second's warm-up.
+# feed     The same consumer against deploy/loadtest/loc-feeder.py instead of the server and
+#          the load: a stand-in that answers the subscribe and then writes `loc` frames for
+#          the DEVICES devices, pre-framed, as fast as the consumer reads them (or FEED_RATE
+#          a second when set), on core $SERVER_CPU. The server costs about 20 us of CPU per
+#          frame it sends, so it cannot offer one consumer 200k frames/s on this machine;
+#          the feeder can, and the consumer's core is then what limits. Three receivers in
+#          ABCCBA order (raw, library, raw-batch, raw-batch, library, raw; FEED_RUNS=6 does
+#          that once, 12 twice, 0 skips it): raw-batch is `client-bench receive … raw-batch`,
+#          the raw receiver taking the connection's messages a batch per wake-up, as the
+#          library's reader does. Each line also has the feeder's CPU over the run.
 # idle     The consumer process's resident memory per idle sequence: SEQUENCES (2,000)
 #          sequences, each on its own connection with its subscription live, after twenty
 #          for warm-up; RUNS times.
@@ -35,6 +45,8 @@ runs=${RUNS:-4}
 rate=${RATE:-250000}
 devices=${DEVICES:-1000}
 sequences=${SEQUENCES:-2000}
+feed_runs=${FEED_RUNS:-6}
+feed_rate=${FEED_RATE:-0}
 server_cpu=${SERVER_CPU:-0}
 consumer_cpu=${CONSUMER_CPU:-1}
 results=${RESULTS:-$here/results}
@@ -60,15 +72,28 @@ stop_server() {
   wait "$server" 2>/dev/null || true
 }
 
-# labelled RUN: appends client-bench's line read from stdin to $out with the run's number
-# and the load average.
+# labelled RUN [KEY=VALUE...]: appends client-bench's line read from stdin to $out with the
+# run's number, the load average and any KEY=VALUE given (a number when it reads as one).
 labelled() {
   python3 -c 'import json, sys
 line = sys.stdin.read().strip()
 if line:
     record = json.loads(line)
     record.update(run=int(sys.argv[1]), load_average=float(sys.argv[2]))
-    print(json.dumps(record))' "$1" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
+    for key, value in (a.split("=", 1) for a in sys.argv[3:]):
+        try:
+            record[key] = float(value)
+        except ValueError:
+            record[key] = value
+    print(json.dumps(record))' "$1" "$(cut -d' ' -f1 /proc/loadavg)" "${@:2}" >>"$out"
+}
+
+# cpu_ticks PID: utime + stime of PID, in clock ticks.
+cpu_ticks() {
+  python3 -c 'import sys
+text = open(f"/proc/{sys.argv[1]}/stat").read()
+fields = text[text.rindex(")") + 2:].split()
+print(int(fields[11]) + int(fields[12]))' "$1"
 }
 
 receive() { # run receiver
@@ -83,7 +108,7 @@ receive() { # run receiver
     --duration $((duration + 3)) --time-limit $((duration + 50)) --server-pid "$server" \
     --label "client-figures/load" >"$work/load.json" 2>"$work/load.log" &
   local load=$!
-  if wait "$consumer"; then labelled "$run" <"$work/figure.json"; else echo "receive $receiver failed" >&2; fi
+  if wait "$consumer"; then labelled "$run" source=server <"$work/figure.json"; else echo "receive $receiver failed" >&2; fi
   wait "$load" || echo "the load of run $run failed: $(tail -n 3 "$work/load.log")" >&2
   stop_server
 }
@@ -93,6 +118,39 @@ for _ in $(seq $(((runs + 3) / 4))); do
   for receiver in raw library library raw; do
     run=$((run + 1))
     receive "$run" "$receiver"
+  done
+done
+
+fed() { # run receiver
+  local run=$1 receiver=$2
+  taskset -c "$server_cpu" python3 "$here/loc-feeder.py" "$port" $((duration + 45)) "$feed_rate" \
+    2>"$work/feeder.log" &
+  local feeder=$!
+  sleep 0.5
+  echo "== feed, $receiver, run $run (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
+  local ticks_before started
+  ticks_before=$(cpu_ticks "$feeder")
+  started=$(date +%s.%N)
+  if timeout $((duration + 40)) taskset -c "$consumer_cpu" "$BIN_DIR/client-bench" receive "$url" "$devices" \
+    bench- "$receiver" "$duration" >"$work/figure.json"; then
+    local feeder_percent
+    feeder_percent=$(python3 -c 'import sys
+ticks, seconds = int(sys.argv[2]) - int(sys.argv[1]), float(sys.argv[4]) - float(sys.argv[3])
+print(round(ticks / int(sys.argv[5]) / seconds * 100, 1))' "$ticks_before" "$(cpu_ticks "$feeder")" "$started" \
+      "$(date +%s.%N)" "$(getconf CLK_TCK)")
+    labelled "$run" source=feeder feeder_cpu_percent="$feeder_percent" <"$work/figure.json"
+  else
+    echo "feed $receiver failed" >&2
+  fi
+  kill "$feeder" 2>/dev/null || true
+  wait "$feeder" 2>/dev/null || true
+}
+
+run=0
+for _ in $(seq $(((feed_runs + 5) / 6))); do
+  for receiver in raw library raw-batch raw-batch library raw; do
+    run=$((run + 1))
+    fed "$run" "$receiver"
   done
 done
 

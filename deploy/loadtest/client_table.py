@@ -16,30 +16,62 @@ def spread(values, form=",.0f"):
     return f"{middle:{form}} ({low:{form}}–{high:{form}}, {len(values)} runs)"
 
 
-def main():
-    path, rate, duration = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    records = [json.loads(line) for line in open(path) if line.strip()]
-    receive = [r for r in records if r.get("figure") == "receive"]
-    idle = [r for r in records if r.get("figure") == "idle"]
-    print("# Client library figures\n")
-    print(f"`deploy/loadtest/client-figures.sh`: one consumer of {receive[0]['devices'] if receive else '?'} devices "
-          f"while `stream-client bench` offers {rate:,} locations/s, {duration} s a run, ABBA order; the consumer "
-          "alone on its core. Elements per CPU-second: what one core of the consumer would take.\n")
-    print("| receiver | elements/s | consumer CPU % | elements per CPU-second |")
-    print("|---|---|---|---|")
-    for receiver in ("library", "raw"):
+def table(receive, feeder=False):
+    """The receiver table of `receive` and the library-over-raw ratios of adjacent runs."""
+    extra = " feeder CPU % |" if feeder else ""
+    print("| receiver | elements/s | consumer CPU % | elements per CPU-second | µs of consumer CPU per element |" + extra)
+    print("|---|---|---|---|---|" + ("---|" if feeder else ""))
+    for receiver in ("library", "raw", "raw-batch"):
         rows = [r for r in receive if r["receiver"] == receiver]
-        print(f"| {receiver} | {spread([r['elements_per_s'] for r in rows])} "
-              f"| {spread([r['cpu_percent'] for r in rows if r['cpu_percent'] is not None])} "
-              f"| {spread([r['elements_per_cpu_s'] for r in rows if r['elements_per_cpu_s'] is not None])} |")
+        if not rows:
+            continue
+        per = [r["elements_per_cpu_s"] for r in rows if r["elements_per_cpu_s"]]
+        line = (f"| {receiver} | {spread([r['elements_per_s'] for r in rows])} "
+                f"| {spread([r['cpu_percent'] for r in rows if r['cpu_percent'] is not None])} "
+                f"| {spread(per)} | {spread([1e6 / p for p in per], '.2f')} |")
+        if feeder:
+            line += f" {spread([r['feeder_cpu_percent'] for r in rows if 'feeder_cpu_percent' in r])} |"
+        print(line)
     pairs = []
-    for first, second in zip(receive[0::2], receive[1::2]):
+    for first, second in zip(receive[0::2], receive[1::2]) if not feeder else ():
         by = {first["receiver"]: first, second["receiver"]: second}
         if "library" in by and "raw" in by and by["raw"]["elements_per_cpu_s"]:
             pairs.append(by["library"]["elements_per_cpu_s"] / by["raw"]["elements_per_cpu_s"])
     if pairs:
         print(f"\nLibrary per CPU-second over raw, run by adjacent run: "
               f"{', '.join(f'{p:.2f}' for p in pairs)}.")
+    for other in ("raw", "raw-batch") if feeder else ():
+        ratios = []
+        for index, record in enumerate(receive):
+            if record["receiver"] != "library":
+                continue
+            for near in (index - 1, index + 1):
+                if 0 <= near < len(receive) and receive[near]["receiver"] == other:
+                    if receive[near]["elements_per_cpu_s"]:
+                        ratios.append(record["elements_per_cpu_s"] / receive[near]["elements_per_cpu_s"])
+        if ratios:
+            print(f"\nLibrary per CPU-second over the adjacent {other} run: {', '.join(f'{r:.2f}' for r in ratios)}.")
+    loads = [r["load_average"] for r in receive if "load_average" in r]
+    if loads:
+        print(f"\nLoad average at the runs' starts: {min(loads):.2f}–{max(loads):.2f}.")
+
+
+def main():
+    path, rate, duration = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    records = [json.loads(line) for line in open(path) if line.strip()]
+    receive = [r for r in records if r.get("figure") == "receive" and r.get("source", "server") == "server"]
+    fed = [r for r in records if r.get("figure") == "receive" and r.get("source") == "feeder"]
+    idle = [r for r in records if r.get("figure") == "idle"]
+    print("# Client library figures\n")
+    print(f"`deploy/loadtest/client-figures.sh`: one consumer of {receive[0]['devices'] if receive else '?'} devices "
+          f"while `stream-client bench` offers {rate:,} locations/s, {duration} s a run, ABBA order; the consumer "
+          "alone on its core. Elements per CPU-second: what one core of the consumer would take.\n")
+    table(receive)
+    if fed:
+        print(f"\n## Against the feeder\n\nThe same consumer against `loc-feeder.py` (pre-framed `loc` frames for "
+              f"{fed[0]['devices']} devices, as fast as the consumer reads them), the feeder alone on the other core; "
+              "feeder CPU % is over the whole run.\n")
+        table(fed, feeder=True)
     print("\n## Memory per idle sequence\n")
     if idle:
         print(f"{idle[0]['sequences']:,} idle sequences (each on its own connection, subscribed) after twenty "
