@@ -44,7 +44,7 @@ final class Checkpointer: Sendable {
     }
 
     private func run() {
-        BackgroundPriority.lowerCurrentThread()
+        BackgroundPriority.lowerCurrentThread(to: BackgroundPriority.checkpointer)
         while !stopping.load(ordering: .acquiring) {
             _ = wake.wait(timeout: .now() + interval.seconds)
             connection.withLock { connection in
