@@ -79,8 +79,20 @@ extension EndToEnd {
             stalled.send(subscribe("slow", devices, snapshot: false))
             _ = await stalled.next()
             let publisher = try await StreamTestClient(client, url: url)
-            await flood(publisher, rounds: 1500)
+            // The server drops a peer that has not read its close frame within 5 s, so the
+            // viewer reads as soon as it is counted closed, not after the whole flood (which
+            // took more than 5 s on a loaded CI machine).
+            var drained = false
+            await flood(publisher, rounds: 1500) { round in
+                guard !drained, round % 25 == 0,
+                    let metrics = try? RawHTTPResponse.fetch(port: server.port, path: "/metrics").body,
+                    metrics.contains("locstream_slow_consumers_closed_total 1")
+                else { return }
+                drained = true
+                while await stalled.nextRaw(within: .seconds(3)) != nil {}
+            }
             while await stalled.nextRaw(within: .seconds(3)) != nil {}
+            #expect(drained, "the viewer was closed during the flood")
             #expect(stalled.connection.peerClose?.code == 4008)
             let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
             #expect(metrics.contains("locstream_slow_consumers_closed_total 1"))
