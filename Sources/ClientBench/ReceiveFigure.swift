@@ -18,8 +18,25 @@ struct ReceiveFigure: Sendable {
         case rawBatch = "raw-batch"
     }
 
+    /// Where the locations come from.
+    enum Source: Sendable {
+        /// Live updates of these devices, published by a load that the script runs.
+        case live(devices: [String])
+        /// The snapshot of an area that holds stored devices and gets no live updates,
+        /// subscribed again (the server's switch) as soon as the whole of it has arrived.
+        case snapshots(Area, devices: Int)
+
+        /// How many devices the locations come from.
+        var devices: Int {
+            switch self {
+            case .live(let devices): devices.count
+            case .snapshots(_, let devices): devices
+            }
+        }
+    }
+
     let url: String
-    let devices: [String]
+    let source: Source
     let receiver: Receiver
     let seconds: Double
 
@@ -60,7 +77,7 @@ struct ReceiveFigure: Sendable {
         let perCPUSecond = cpuSeconds.map { $0 > 0 ? Double(elements) / $0 : 0 }
         await webSockets.shutdown()
         return """
-            {"figure":"receive","receiver":"\(receiver.rawValue)","devices":\(devices.count),\
+            {"figure":"receive","receiver":"\(receiver.rawValue)","devices":\(source.devices),\
             "seconds":\(rounded(elapsed)),"elements":\(elements),"elements_per_s":\(rounded(Double(elements) / elapsed)),\
             "cpu_percent":\(cpuSeconds.map { rounded($0 / elapsed * 100) } ?? "null"),\
             "elements_per_cpu_s":\(perCPUSecond.map { rounded($0) } ?? "null"),\
@@ -70,8 +87,19 @@ struct ReceiveFigure: Sendable {
 
     private func receiveLibrary(_ webSockets: WebSocketClient, count: Count) async throws {
         let client = LocstreamClient(transport: LWSTransport(client: webSockets, url: url))
-        for try await update in client.locations(of: devices, options: SubscriptionOptions(snapshot: false)) {
-            if case .location = update { count.value.add(1, ordering: .relaxed) }
+        switch source {
+        case .live(let devices):
+            for try await update in client.locations(of: devices, options: SubscriptionOptions(snapshot: false)) {
+                if case .location = update { count.value.add(1, ordering: .relaxed) }
+            }
+        case .snapshots(let area, _):
+            // Each pass is a new sequence on the same connection: a switch, one message.
+            while !Task.isCancelled {
+                for try await update in client.locations(in: area) {
+                    if case .location = update { count.value.add(1, ordering: .relaxed) }
+                    if case .snapshotEnd = update { break }
+                }
+            }
         }
     }
 
@@ -80,21 +108,66 @@ struct ReceiveFigure: Sendable {
         options.subprotocol = "locstream.v1"
         let connection = try await webSockets.connect(to: url, options: options)
         defer { connection.close(code: 1000) }
-        let request = SubscribeRequest(sub: "raw", target: .devices(devices), snapshot: false)
-        connection.send(OutboundFrame(body: ClientMessage.subscribe(request).encoded()))
+        var reader = RawReader(source: source, connection: connection)
+        reader.subscribe()
         guard batched else {
             for await message in connection.messages {
-                if case .loc = LocFrameScanner.scan(message.bytes) { count.value.add(1, ordering: .relaxed) }
+                count.value.add(try reader.read(message), ordering: .relaxed)
             }
             return
         }
         var messages = connection.messages.makeAsyncIterator()
         while let batch = await messages.nextBatch() {
             var locs = 0
-            for message in batch {
-                if case .loc = LocFrameScanner.scan(message.bytes) { locs += 1 }
-            }
+            for message in batch { locs += try reader.read(message) }
             count.value.add(locs, ordering: .relaxed)
+        }
+    }
+}
+
+/// The raw receivers' side of the protocol: subscribes, counts `loc` frames with the
+/// bench's scanner, and for snapshots subscribes again (a new `sub`) once all of the
+/// last snapshot, as many frames as its `subscribed` announced, has arrived.
+private struct RawReader {
+    let source: ReceiveFigure.Source
+    let connection: WebSocketConnection
+    private var pass = 0
+    private var snapshotLeft: Int?
+
+    init(source: ReceiveFigure.Source, connection: WebSocketConnection) {
+        self.source = source
+        self.connection = connection
+    }
+
+    mutating func subscribe() {
+        pass += 1
+        snapshotLeft = nil
+        let request =
+            switch source {
+            case .live(let devices): SubscribeRequest(sub: "raw", target: .devices(devices), snapshot: false)
+            case .snapshots(let area, _): SubscribeRequest(sub: "raw-\(pass)", target: .area(area))
+            }
+        connection.send(OutboundFrame(body: ClientMessage.subscribe(request).encoded()))
+    }
+
+    /// The number of `loc` frames in `message` (0 or 1).
+    mutating func read(_ message: InboundMessage) throws -> Int {
+        switch LocFrameScanner.scan(message.bytes) {
+        case .loc:
+            guard case .snapshots = source, let left = snapshotLeft else { return 1 }
+            snapshotLeft = left - 1
+            if left == 1 { subscribe() }
+            return 1
+        case .control:
+            guard case .snapshots = source,
+                case .subscribed(let sub, _, let snapshot) = try ServerMessage.decode(message.bytes),
+                sub == "raw-\(pass)"
+            else { return 0 }
+            guard snapshot > 0 else { throw FigureFailure("the area's snapshot is empty") }
+            snapshotLeft = snapshot
+            return 0
+        case .malformed:
+            return 0
         }
     }
 }

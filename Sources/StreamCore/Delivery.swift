@@ -52,13 +52,11 @@ struct Delivery: Sendable {
         return record(sink.send(head: frame, body: [], key: "presence " + location.device, generation: generation))
     }
 
-    /// Sends an opening (snapshot or replay) frame, which says last whether its device is
-    /// online (the frame starts as every `loc` does).
-    func sendOpening(_ update: EncodedLocation, online: Bool) -> Bool {
-        record(
-            sink.send(
-                head: prefix, body: LocationFrame.withOnline(update.body, online), key: update.location.device,
-                generation: generation))
+    /// Sends an opening (snapshot or replay) frame of `device` whose body (`body`, made by
+    /// `LocationFrame.withOnline`) says last whether it is online; the frame starts as
+    /// every `loc` does.
+    func sendOpening(body: [UInt8], of device: String) -> Bool {
+        record(sink.send(head: prefix, body: body, key: device, generation: generation))
     }
 
     /// Sends a `cells` frame and returns what became of it: `.conflated` means queued

@@ -47,6 +47,16 @@ public protocol FrameSink: Sendable {
     /// Closes the connection with `code` once what is queued is written.
     func close(code: UInt16, reason: String)
 
+    /// Bytes that data frames of `generation` may queue now without anything being
+    /// dropped for a slow peer (0 while the peer has not read enough), or nil once that
+    /// generation is no longer current or the connection is closing. It paces a
+    /// subscription's opening, which may be larger than the limit (`OpeningSender`).
+    func room(for generation: UInt64) -> Int?
+
+    /// Waits until the peer has read half the limit's worth of what is queued, or
+    /// `generation` is no longer current, the connection is ending or the task is cancelled.
+    func waitForRoom(for generation: UInt64) async
+
     /// The executor a subscription task writing to this sink should prefer: the
     /// connection's service thread, where a queued frame is written in the same turn.
     /// Nil (the default) runs it on the global concurrent executor.
@@ -55,4 +65,9 @@ public protocol FrameSink: Sendable {
 
 extension FrameSink {
     public var executor: (any TaskExecutor)? { nil }
+
+    /// No limit to pace by (a sink that never drops): everything fits.
+    public func room(for generation: UInt64) -> Int? { .max }
+
+    public func waitForRoom(for generation: UInt64) async {}
 }

@@ -144,8 +144,9 @@ public final class SubscriptionScope {
     }
 
     /// The switch itself: cancels the running task, makes a new generation current
-    /// (purging the old one's queued frames and queueing the ack), sends the opening and
-    /// only then starts the new task.
+    /// (purging the old one's queued frames and queueing the ack), queues as much of the
+    /// opening as the connection has room for, and only then starts the new task, which
+    /// sends the rest of the opening (`OpeningSender`) before anything live.
     @inline(never)
     private func start(
         _ request: SubscribeRequest, registration: HubRegistration, stream: LocationStream, opening: Opening
@@ -155,9 +156,11 @@ public final class SubscriptionScope {
             $0.location.seq >= $1.location.seq ? $0 : $1
         }
         let offline = Set(newest.values.filter { !node.presence.isOnline($0) }.map(\.location.device))
-        _ = opening.frames.allSatisfy { delivery.sendOpening($0, online: !offline.contains($0.location.device)) }
+        var sender = OpeningSender(opening, offline: offline)
+        let started = sender.sendWhatFits(to: delivery)
         let task = SubscriptionTask.start(
-            stream, with: delivery, gate: FrameGate(request, opening: opening, offline: offline))
+            stream, with: delivery, gate: FrameGate(request, opening: opening, offline: offline),
+            openingRest: started && !sender.isDone ? Locked(sender) : nil)
         running = Running(
             request: request, task: task,
             release: { [hub] in

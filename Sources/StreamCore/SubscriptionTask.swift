@@ -1,3 +1,5 @@
+import Locking
+
 /// The task of one subscription: it iterates the subscription's stream, lets its
 /// `FrameGate` decide what to send, and writes each frame under the subscription's
 /// generation.
@@ -7,8 +9,13 @@
 /// the sink refuses its frames the moment a newer generation is current. With `min_interval_ms`, a child ticker wakes
 /// it so held updates go out when their interval ends; the ticker ends with it.
 enum SubscriptionTask {
-    static func start(_ stream: LocationStream, with delivery: Delivery, gate: FrameGate) -> Task<Void, Never> {
+    /// Starts the task; it first sends `openingRest`, the part of the opening the switch
+    /// had no room for, if any.
+    static func start(
+        _ stream: LocationStream, with delivery: Delivery, gate: FrameGate, openingRest: Locked<OpeningSender?>? = nil
+    ) -> Task<Void, Never> {
         Task(executorPreference: delivery.sink.executor) {
+            if let openingRest, await !send(openingRest, to: delivery) { return }
             var gate = gate
             let ticker = gate.tick.map { period in
                 Task {
@@ -23,6 +30,14 @@ enum SubscriptionTask {
                 guard !Task.isCancelled, send(batch, through: &gate, to: delivery) else { return }
             }
         }
+    }
+
+    /// Sends the rest of the opening, taken out of its box so that the task does not keep
+    /// the frames once they are queued; false when the subscription should stop.
+    @inline(never)
+    private static func send(_ openingRest: Locked<OpeningSender?>, to delivery: Delivery) async -> Bool {
+        guard var sender = openingRest.withLock({ $0.take() }) else { return true }
+        return await sender.sendRest(to: delivery)
     }
 
     /// Sends what `gate` lets through of `batch`, plus held frames now due; false when

@@ -31,5 +31,13 @@ struct ConnectionSink: FrameSink {
         connection.close(code: code, reason: reason)
     }
 
+    func room(for generation: UInt64) -> Int? {
+        connection.room(for: generation)
+    }
+
+    func waitForRoom(for generation: UInt64) async {
+        await connection.waitForRoom(for: generation)
+    }
+
     var executor: (any TaskExecutor)? { connection.executor }
 }

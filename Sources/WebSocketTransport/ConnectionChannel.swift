@@ -54,19 +54,21 @@ final class ConnectionChannel: Sendable {
     /// Returns the number of purged frames.
     @discardableResult
     func advance(to generation: UInt64, ack: OutboundFrame?) -> Int {
-        let (purged, schedule) = outbox.withLock { outbox in
-            (outbox.advance(to: generation, ack: ack), outbox.markScheduled())
+        let (purged, schedule, waiter) = outbox.withLock { outbox in
+            (outbox.advance(to: generation, ack: ack), outbox.markScheduled(), outbox.takeRoomWaiter(always: true))
         }
+        waiter?.resume()
         if schedule { notifyLoop(id) }
         return purged
     }
 
     /// Closes the connection with `request` once the queued frames are written.
     func close(_ request: CloseRequest) {
-        let schedule = outbox.withLock { outbox in
+        let (schedule, waiter) = outbox.withLock { outbox in
             outbox.requestClose(request)
-            return outbox.markScheduled()
+            return (outbox.markScheduled(), outbox.takeRoomWaiter())
         }
+        waiter?.resume()
         if schedule { notifyLoop(id) }
     }
 

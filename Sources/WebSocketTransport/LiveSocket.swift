@@ -121,13 +121,17 @@ final class LiveSocket {
     /// Takes the next batch to write, or the close to perform once the queue is empty.
     /// `more` says whether another WRITEABLE is needed after this one.
     private func nextWrite(byteBudget: Int) -> (batch: [OutboundFrame], close: CloseRequest?, more: Bool) {
-        channel.outbox.withLock { outbox in
+        typealias Next = ([OutboundFrame], CloseRequest?, Bool, UnsafeContinuation<Void, Never>?)
+        let (batch, close, more, waiter) = channel.outbox.withLock { outbox -> Next in
             let batch = outbox.takeBatch(byteBudget: byteBudget)
-            if batch.isEmpty, let close = outbox.pendingClose { return ([], close, false) }
+            let waiter = outbox.takeRoomWaiter()
+            if batch.isEmpty, let close = outbox.pendingClose { return ([], close, false, waiter) }
             let more = outbox.hasQueuedFrames || outbox.pendingClose != nil
             if !more { outbox.isScheduled = false }
-            return (batch, nil, more)
+            return (batch, nil, more, waiter)
         }
+        waiter?.resume()
+        return (batch, close, more)
     }
 
     /// Resumes reading if the consumer asked for it and gives a pending close a
@@ -199,7 +203,10 @@ final class LiveSocket {
     func closed() {
         task?.cancel()
         channel.inbound.withLock { $0.finish() }
-        _ = channel.outbox.withLock { $0.close() }
+        channel.outbox.withLock { outbox in
+            _ = outbox.close()
+            return outbox.takeRoomWaiter()
+        }?.resume()
         lws_set_opaque_user_data(wsi, nil)
     }
 }

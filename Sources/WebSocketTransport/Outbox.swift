@@ -23,6 +23,8 @@ struct Outbox {
     private(set) var isClosed = false
     /// The service loop has been told about this outbox and will write it.
     var isScheduled = false
+    /// A task waiting until the peer has read enough for more data frames (`Outbox+Room`).
+    var roomWaiter: UnsafeContinuation<Void, Never>?
     let policy: SlowConsumerPolicy
 
     /// Queued frames, oldest first, from `head` on. A conflated frame leaves a hole (a

@@ -46,6 +46,19 @@ public struct WebSocketConnection: Sendable {
         channel.advance(to: generation, ack: ack)
     }
 
+    /// Bytes that data frames of `generation` may queue now without anything being
+    /// dropped (0 while the peer has not read enough), or nil when that generation is no
+    /// longer current or the connection is closing.
+    public func room(for generation: UInt64) -> Int? {
+        channel.room(for: generation)
+    }
+
+    /// Waits until the peer has read at least half the limit's worth of what is queued,
+    /// `generation` is no longer current, the connection is ending or the task is cancelled.
+    public func waitForRoom(for generation: UInt64) async {
+        await channel.waitForRoom(for: generation)
+    }
+
     /// Closes with `code` after writing what is queued.
     public func close(code: UInt16, reason: String = "") {
         channel.close(CloseRequest(code: code, reason: reason))

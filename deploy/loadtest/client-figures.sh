@@ -27,6 +27,13 @@
 #          that once, 12 twice, 0 skips it): raw-batch is `client-bench receive … raw-batch`,
 #          the raw receiver taking the connection's messages a batch per wake-up, as the
 #          library's reader does. Each line also has the feeder's CPU over the run.
+# snapshots The same consumer, with no publishing load: `client-bench snapshots` stores
+#          SNAPSHOT_DEVICES devices (20,000) in an area and subscribes to it again and again,
+#          each time its whole snapshot has arrived (the library: a new sequence, a switch on
+#          the same connection). The server, alone on core $SERVER_CPU, sends a snapshot far
+#          faster than it can take publications, so this is the library's ceiling against the
+#          real server. ABCCBA order as for feed (SNAPSHOT_RUNS=6 does that once, 0 skips
+#          it); each line also has the server's CPU over the run.
 # idle     The consumer process's resident memory per idle sequence: SEQUENCES (2,000)
 #          sequences, each on its own connection with its subscription live, after twenty
 #          for warm-up; RUNS times.
@@ -47,6 +54,8 @@ devices=${DEVICES:-1000}
 sequences=${SEQUENCES:-2000}
 feed_runs=${FEED_RUNS:-6}
 feed_rate=${FEED_RATE:-0}
+snapshot_runs=${SNAPSHOT_RUNS:-6}
+snapshot_devices=${SNAPSHOT_DEVICES:-20000}
 server_cpu=${SERVER_CPU:-0}
 consumer_cpu=${CONSUMER_CPU:-1}
 results=${RESULTS:-$here/results}
@@ -96,6 +105,14 @@ fields = text[text.rindex(")") + 2:].split()
 print(int(fields[11]) + int(fields[12]))' "$1"
 }
 
+# cpu_percent PID TICKS STARTED: PID's CPU % since it had used TICKS clock ticks at STARTED (date +%s.%N).
+cpu_percent() {
+  python3 -c 'import sys
+ticks, seconds = int(sys.argv[2]) - int(sys.argv[1]), float(sys.argv[4]) - float(sys.argv[3])
+print(round(ticks / int(sys.argv[5]) / seconds * 100, 1))' "$2" "$(cpu_ticks "$1")" "$3" "$(date +%s.%N)" \
+    "$(getconf CLK_TCK)"
+}
+
 receive() { # run receiver
   local run=$1 receiver=$2
   start_server
@@ -133,12 +150,8 @@ fed() { # run receiver
   started=$(date +%s.%N)
   if timeout $((duration + 40)) taskset -c "$consumer_cpu" "$BIN_DIR/client-bench" receive "$url" "$devices" \
     bench- "$receiver" "$duration" >"$work/figure.json"; then
-    local feeder_percent
-    feeder_percent=$(python3 -c 'import sys
-ticks, seconds = int(sys.argv[2]) - int(sys.argv[1]), float(sys.argv[4]) - float(sys.argv[3])
-print(round(ticks / int(sys.argv[5]) / seconds * 100, 1))' "$ticks_before" "$(cpu_ticks "$feeder")" "$started" \
-      "$(date +%s.%N)" "$(getconf CLK_TCK)")
-    labelled "$run" source=feeder feeder_cpu_percent="$feeder_percent" <"$work/figure.json"
+    labelled "$run" source=feeder feeder_cpu_percent="$(cpu_percent "$feeder" "$ticks_before" "$started")" \
+      <"$work/figure.json"
   else
     echo "feed $receiver failed" >&2
   fi
@@ -146,13 +159,38 @@ print(round(ticks / int(sys.argv[5]) / seconds * 100, 1))' "$ticks_before" "$(cp
   wait "$feeder" 2>/dev/null || true
 }
 
-run=0
-for _ in $(seq $(((feed_runs + 5) / 6))); do
-  for receiver in raw library raw-batch raw-batch library raw; do
-    run=$((run + 1))
-    fed "$run" "$receiver"
+# abccba RUNS FUNCTION: FUNCTION RUN RECEIVER for raw, library, raw-batch, raw-batch, library,
+# raw, RUNS/6 times (rounded up), RUN counting from 1.
+abccba() {
+  local run=0
+  for _ in $(seq $((($1 + 5) / 6))); do
+    for receiver in raw library raw-batch raw-batch library raw; do
+      run=$((run + 1))
+      "$2" "$run" "$receiver"
+    done
   done
-done
+}
+
+abccba "$feed_runs" fed
+
+snapshots() { # run receiver
+  local run=$1 receiver=$2
+  start_server
+  echo "== snapshots, $receiver, run $run (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
+  local ticks_before started
+  ticks_before=$(cpu_ticks "$server")
+  started=$(date +%s.%N)
+  if timeout $((duration + 60)) taskset -c "$consumer_cpu" "$BIN_DIR/client-bench" snapshots "$url" \
+    "$snapshot_devices" "$receiver" "$duration" >"$work/figure.json"; then
+    labelled "$run" source=snapshots server_cpu_percent="$(cpu_percent "$server" "$ticks_before" "$started")" \
+      <"$work/figure.json"
+  else
+    echo "snapshots $receiver failed" >&2
+  fi
+  stop_server
+}
+
+abccba "$snapshot_runs" snapshots
 
 for run in $(seq "$runs"); do
   start_server

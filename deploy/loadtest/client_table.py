@@ -16,9 +16,10 @@ def spread(values, form=",.0f"):
     return f"{middle:{form}} ({low:{form}}–{high:{form}}, {len(values)} runs)"
 
 
-def table(receive, feeder=False):
-    """The receiver table of `receive` and the library-over-raw ratios of adjacent runs."""
-    extra = " feeder CPU % |" if feeder else ""
+def table(receive, feeder=False, source_cpu="feeder_cpu_percent", source_name="feeder"):
+    """The receiver table of `receive` and the library-over-raw ratios of adjacent runs;
+    with `feeder`, ABCCBA order and a column for the source's CPU (`source_cpu`)."""
+    extra = f" {source_name} CPU % |" if feeder else ""
     print("| receiver | elements/s | consumer CPU % | elements per CPU-second | µs of consumer CPU per element |" + extra)
     print("|---|---|---|---|---|" + ("---|" if feeder else ""))
     for receiver in ("library", "raw", "raw-batch"):
@@ -30,7 +31,7 @@ def table(receive, feeder=False):
                 f"| {spread([r['cpu_percent'] for r in rows if r['cpu_percent'] is not None])} "
                 f"| {spread(per)} | {spread([1e6 / p for p in per], '.2f')} |")
         if feeder:
-            line += f" {spread([r['feeder_cpu_percent'] for r in rows if 'feeder_cpu_percent' in r])} |"
+            line += f" {spread([r[source_cpu] for r in rows if source_cpu in r])} |"
         print(line)
     pairs = []
     for first, second in zip(receive[0::2], receive[1::2]) if not feeder else ():
@@ -61,6 +62,7 @@ def main():
     records = [json.loads(line) for line in open(path) if line.strip()]
     receive = [r for r in records if r.get("figure") == "receive" and r.get("source", "server") == "server"]
     fed = [r for r in records if r.get("figure") == "receive" and r.get("source") == "feeder"]
+    snapshots = [r for r in records if r.get("figure") == "receive" and r.get("source") == "snapshots"]
     idle = [r for r in records if r.get("figure") == "idle"]
     print("# Client library figures\n")
     print(f"`deploy/loadtest/client-figures.sh`: one consumer of {receive[0]['devices'] if receive else '?'} devices "
@@ -72,6 +74,11 @@ def main():
               f"{fed[0]['devices']} devices, as fast as the consumer reads them), the feeder alone on the other core; "
               "feeder CPU % is over the whole run.\n")
         table(fed, feeder=True)
+    if snapshots:
+        print(f"\n## Snapshots from the server\n\nThe same consumer subscribing again and again to an area "
+              f"holding {snapshots[0]['devices']:,} stored devices, each time its whole snapshot has arrived, with "
+              "no publishing load; the server alone on the other core, its CPU % over the whole run.\n")
+        table(snapshots, feeder=True, source_cpu="server_cpu_percent", source_name="server")
     print("\n## Memory per idle sequence\n")
     if idle:
         print(f"{idle[0]['sequences']:,} idle sequences (each on its own connection, subscribed) after twenty "
