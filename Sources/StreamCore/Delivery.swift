@@ -78,6 +78,14 @@ struct Delivery: Sendable {
         return record(outcome)
     }
 
+    /// Closes the connection with 4008: the peer read nothing of its opening for too long,
+    /// and `unsent` frames of it will never go out. Counted and logged as a slow consumer.
+    func closeStalledViewer(unsent: Int) {
+        sink.close(code: 4008, reason: "slow consumer")
+        // `record` counts the frame it was given as dropped too: that is the first unsent one.
+        _ = record(.slowConsumerClosed(dropped: unsent - 1))
+    }
+
     /// Counts `outcome`; false when the subscription should stop sending.
     private func record(_ outcome: SinkOutcome) -> Bool {
         switch outcome {

@@ -41,12 +41,33 @@ struct OpeningSender: Sendable {
     }
 
     /// Queues the rest, waiting for the peer to read between steps. False when the
-    /// subscription should stop (switched, unsubscribed, closed or cancelled).
-    mutating func sendRest(to delivery: Delivery) async -> Bool {
+    /// subscription should stop (switched, unsubscribed, closed or cancelled), or when the
+    /// peer read nothing for `stallTimeout`: the connection is then closed with 4008.
+    mutating func sendRest(to delivery: Delivery, stallTimeout: Duration) async -> Bool {
         while !isDone {
-            await delivery.sink.waitForRoom(for: delivery.generation)
+            guard await Self.waitForRoom(delivery, atMost: stallTimeout) else {
+                delivery.closeStalledViewer(unsent: frames.count - next)
+                return false
+            }
             guard !Task.isCancelled, sendWhatFits(to: delivery, atLeastOne: true) else { return false }
         }
         return true
+    }
+
+    /// Waits for room (or for the subscription's end); false when `timeout` passed first.
+    private static func waitForRoom(_ delivery: Delivery, atMost timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await delivery.sink.waitForRoom(for: delivery.generation)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled
+            }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -15,6 +15,10 @@ public struct SessionLimits: Sendable {
     /// The most cells an aggregated area subscription may cover (`--max-cells`), which bounds
     /// the size of its `cells` frames; a finer `cell_deg` for the area is `bad_request`.
     public var maxCells = 10_000
+    /// How long a viewer may read nothing of a subscription's opening that waits for room
+    /// before it is closed with 4008 (`--snapshot-stall-timeout`): an opening is never
+    /// conflated, so what it holds must not wait for a peer that stopped reading.
+    public var snapshotStallTimeout = Duration.seconds(30)
     /// How long a device may be silent and still be online (`--offline-after`).
     public var offlineAfter = Duration.seconds(120)
 

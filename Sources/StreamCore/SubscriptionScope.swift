@@ -160,7 +160,7 @@ public final class SubscriptionScope {
         let started = sender.sendWhatFits(to: delivery)
         let task = SubscriptionTask.start(
             stream, with: delivery, gate: FrameGate(request, opening: opening, offline: offline),
-            openingRest: started && !sender.isDone ? Locked(sender) : nil)
+            openingRest: started && !sender.isDone ? (Locked(sender), node.limits.snapshotStallTimeout) : nil)
         running = Running(
             request: request, task: task,
             release: { [hub] in

@@ -10,12 +10,16 @@ import Locking
 /// it so held updates go out when their interval ends; the ticker ends with it.
 enum SubscriptionTask {
     /// Starts the task; it first sends `openingRest`, the part of the opening the switch
-    /// had no room for, if any.
+    /// had no room for, if any, closing the connection if the peer reads none of it for
+    /// its `stallTimeout`.
     static func start(
-        _ stream: LocationStream, with delivery: Delivery, gate: FrameGate, openingRest: Locked<OpeningSender?>? = nil
+        _ stream: LocationStream, with delivery: Delivery, gate: FrameGate,
+        openingRest: (frames: Locked<OpeningSender?>, stallTimeout: Duration)? = nil
     ) -> Task<Void, Never> {
         Task(executorPreference: delivery.sink.executor) {
-            if let openingRest, await !send(openingRest, to: delivery) { return }
+            if let openingRest, await !send(openingRest.frames, to: delivery, stallTimeout: openingRest.stallTimeout) {
+                return
+            }
             var gate = gate
             let ticker = gate.tick.map { period in
                 Task {
@@ -35,9 +39,11 @@ enum SubscriptionTask {
     /// Sends the rest of the opening, taken out of its box so that the task does not keep
     /// the frames once they are queued; false when the subscription should stop.
     @inline(never)
-    private static func send(_ openingRest: Locked<OpeningSender?>, to delivery: Delivery) async -> Bool {
+    private static func send(
+        _ openingRest: Locked<OpeningSender?>, to delivery: Delivery, stallTimeout: Duration
+    ) async -> Bool {
         guard var sender = openingRest.withLock({ $0.take() }) else { return true }
-        return await sender.sendRest(to: delivery)
+        return await sender.sendRest(to: delivery, stallTimeout: stallTimeout)
     }
 
     /// Sends what `gate` lets through of `batch`, plus held frames now due; false when

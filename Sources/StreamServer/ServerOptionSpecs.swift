@@ -101,6 +101,11 @@ enum ServerOptionSpecs {
             help:
                 "Bytes of updates a connection may have queued for sending; replies may use as much again, past that 4008."
         ),
+        .value(
+            "snapshot-stall-timeout", "SECONDS", default: "\(session.snapshotStallTimeout.components.seconds)",
+            help:
+                "A snapshot larger than --max-queued-bytes goes out as fast as the viewer reads it; one that reads none of it for this long is closed with 4008."
+        ),
     ]
 
     private static let streams: [OptionSpec] = [

@@ -145,6 +145,7 @@ struct ServerSettings: Sendable {
         transport.slowConsumer = SlowConsumerPolicy(
             action: try options.choice("slow-consumer", as: SlowConsumerPolicy.Action.self),
             maxQueuedBytes: try options.int("max-queued-bytes", in: 4096...(1 << 30)))
+        limits.snapshotStallTimeout = .seconds(try options.int("snapshot-stall-timeout", in: 1...3600))
         limits.maxSubscribeDevices = try options.int("max-subscribe-devices", in: 1...1000)
         limits.maxAreaKm2 = Double(try options.int("max-area-km2", in: 1...600_000_000))
         limits.maxCells = try options.int("max-cells", in: 1...100_000)

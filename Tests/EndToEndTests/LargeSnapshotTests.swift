@@ -16,10 +16,12 @@ extension EndToEnd {
         private let box = Area.bbox(minLon: 13, minLat: 52, maxLon: 14, maxLat: 53)
         private let limits = ServerHarness.floodLimits + ["--max-queued-bytes", "16384"]
 
-        private func fill(_ publisher: StreamTestClient) async {
+        /// Publishes `devices`, or that many `snap-N` devices.
+        private func fill(_ publisher: StreamTestClient, count: Int? = nil) async {
+            let devices = count.map { (0..<$0).map { "snap-\($0)" } } ?? devices
             for start in stride(from: 0, to: devices.count, by: 100) {
                 let chunk = devices[start..<start + 100].enumerated().map { offset, device in
-                    testLocation(device, lat: 52.5 + Double(start + offset) / 10_000)
+                    testLocation(device, lat: 52.5 + Double(start + offset) / 1_000_000)
                 }
                 publisher.send(.publish(chunk, ack: true))
                 #expect(await publisher.next() == .published(count: chunk.count))
@@ -68,6 +70,49 @@ extension EndToEnd {
                 let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
                 #expect(metrics.contains(#"locstream_frames_dropped_total{reason="conflated"} 0"#))
                 #expect(metrics.contains("locstream_slow_consumers_closed_total 0"))
+            }
+        }
+
+        @Test("a viewer that reads none of its snapshot is closed with 4008 after the stall timeout; others go on")
+        func stalledViewer() async throws {
+            try await ServerHarness.withClient(limits + ["--snapshot-stall-timeout", "1"]) { server, client in
+                let url = server.url("/v1/stream")
+                let publisher = try await StreamTestClient(client, url: url)
+                // About 6.6 MB of snapshot: more than the socket buffers hold for a peer
+                // that reads nothing (the kernel grows them only for one that reads).
+                await fill(publisher, count: 60000)
+                // A viewer that reads nothing at all: a raw socket (the lws client would go
+                // on reading into its own queue for a while).
+                let stalled = try RawWebSocket(
+                    port: server.port, path: "/v1/stream", extraHeaders: ["Sec-WebSocket-Protocol: locstream.v1"])
+                try stalled.send(text: String(decoding: area("map").encoded(), as: UTF8.self))
+                let bystander = try await StreamTestClient(client, url: url)
+                bystander.send(subscribe("one", ["snap-0"], snapshot: false))
+                #expect(await bystander.next() == .subscribed(sub: "one", restarted: false, snapshot: 0))
+                let deadline = ContinuousClock.now + .seconds(10)
+                var closed = false
+                while !closed, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(200))
+                    let metrics = try RawHTTPResponse.fetch(port: server.port, path: "/metrics").body
+                    closed = metrics.contains("locstream_slow_consumers_closed_total 1\n")
+                }
+                #expect(closed, "the stalled viewer was closed")
+                #expect(await server.logLine(containing: "slow consumer closed") != nil)
+                var frames = 0
+                var close: RawWebSocket.Frame?
+                while close == nil, let frame = try? stalled.readFrame() {
+                    if frame.opcode == 0x8 { close = frame }
+                    if frame.payload.starts(with: Array(#"{"op":"loc""#.utf8)) { frames += 1 }
+                }
+                #expect(frames < 60000, "it never got the rest")
+                #expect(close?.closeCode == 4008)
+                publisher.send(.publish([testLocation("snap-0", lat: 52.7)], ack: true))
+                #expect(await publisher.next() == .published(count: 1))
+                if case .loc(_, let location)? = await bystander.next() {
+                    #expect(location.lat == 52.7)
+                } else {
+                    Issue.record("the bystander missed the update")
+                }
             }
         }
 
