@@ -11,7 +11,8 @@ import Synchronization
 /// Checkpoints are `PASSIVE`: they copy what no reader still needs and never block the
 /// writer. A checkpoint that fails (a full disk) leaves the WAL as it was; the next one
 /// tries again. Once the WAL has been copied entirely, the writer starts it over from
-/// its beginning, so it stays about one interval's worth of commits long. Checkpoints
+/// its beginning, so it stays about one interval's worth of commits long (and when this
+/// thread is starved of CPU, the writer checkpoints past `WALLimit`). Checkpoints
 /// once a second instead copy a page rewritten by many commits once, which raised the
 /// peak at 60,000 publications/s from 0.58× to 0.69× of `--store memory` in one 5 s
 /// comparison, but no better in the next 10 s one, and left bigger bursts of writing
@@ -23,8 +24,11 @@ final class Checkpointer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
+    /// How often it checkpoints unless told otherwise.
+    static let defaultInterval = Duration.milliseconds(100)
+
     /// A checkpointer of the store at `path` (which must exist), every `interval`.
-    init(path: String, interval: Duration = .milliseconds(100)) throws(StoreError) {
+    init(path: String, interval: Duration = defaultInterval) throws(StoreError) {
         connection = Locked(try SQLiteConnection(path: path, create: false))
         self.interval = interval
     }

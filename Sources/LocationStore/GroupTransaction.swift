@@ -25,12 +25,14 @@ final class GroupTransaction {
     private let deleteSilentHistory: SQLiteStatement
     private let deleteSilentDevices: SQLiteStatement
 
-    /// Prepares the statements on `connection`, keeping `historySize` updates per device.
-    init(connection: SQLiteConnection, historySize: Int) throws(StoreError) {
+    /// Prepares the statements on `connection`, keeping `historySize` updates per device;
+    /// a WAL started over is truncated to `walLimitBytes` (`WALLimit`).
+    init(connection: SQLiteConnection, historySize: Int, walLimitBytes: Int) throws(StoreError) {
         self.connection = connection
         self.historySize = historySize
         // The checkpointer thread moves the WAL into the database; a commit never does.
         try connection.execute("PRAGMA wal_autocheckpoint = 0", doing: "leaving checkpoints to the checkpointer")
+        try connection.execute("PRAGMA journal_size_limit = \(walLimitBytes)", doing: "bounding the WAL file")
         // 32 MiB of page cache (SQLite's default is 2): the pages every commit touches stay
         // in memory; at 60,000 publications/s it took the peak from 0.42x to 0.58x of memory
         // (deploy/loadtest/store-figures.sh, peak-60000).

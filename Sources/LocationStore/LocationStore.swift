@@ -56,10 +56,12 @@ public final class LocationStore: Sendable {
             wallClockMicros: UInt64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
-    /// `open`, with the schema to write and the wall clock given (tests).
+    /// `open`, with the schema to write and the wall clock given, and the WAL's limit and
+    /// the checkpointer's interval if not the defaults (tests).
     init(
         directory: String, sync: SyncMode, historySize: Int, queueCapacity: Int, registry: MetricsRegistry?,
-        logger: Logger? = nil, schema: StoreSchema, wallClockMicros: UInt64
+        logger: Logger? = nil, schema: StoreSchema, wallClockMicros: UInt64, walLimitBytes: Int = WALLimit.defaultBytes,
+        checkpointInterval: Duration = Checkpointer.defaultInterval
     ) throws(StoreError) {
         let dataDirectory = try DataDirectory(directory)
         let queue = WriteQueue(capacity: queueCapacity, path: dataDirectory.databasePath)
@@ -71,9 +73,10 @@ public final class LocationStore: Sendable {
             let started = stored.started(capacity: queue.capacity, nowMicros: wallClockMicros)
             try started.writeDurably(to: connection, sync: sync)
             recoveredFromCrash = stored.needsRecovery
-            transaction = try GroupTransaction(connection: connection, historySize: historySize)
+            transaction = try GroupTransaction(
+                connection: connection, historySize: historySize, walLimitBytes: walLimitBytes)
             reader = try StoreReader(path: dataDirectory.databasePath, historySize: historySize)
-            checkpointer = try Checkpointer(path: dataDirectory.databasePath)
+            checkpointer = try Checkpointer(path: dataDirectory.databasePath, interval: checkpointInterval)
         } catch {
             dataDirectory.release()
             throw error
@@ -86,7 +89,9 @@ public final class LocationStore: Sendable {
         let metrics = StoreMetrics(
             registry: registry, size: { dataDirectory.sizeInBytes }, queued: { queue.outstanding })
         self.metrics = metrics
-        writer = StoreWriter(transaction: transaction, queue: queue, metrics: metrics, sync: sync, logger: logger)
+        writer = StoreWriter(
+            transaction: transaction, queue: queue, metrics: metrics, sync: sync,
+            walLimit: WALLimit(databasePath: dataDirectory.databasePath, bytes: walLimitBytes), logger: logger)
         writer.start()
         checkpointer.start()
     }

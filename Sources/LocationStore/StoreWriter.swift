@@ -24,6 +24,7 @@ final class StoreWriter: Sendable {
     private let metrics: StoreMetrics
     private let sync: SyncMode
     private let logger: Logger?
+    private let walLimit: WALLimit
     private let healthy = Atomic<Bool>(true)
     /// The writer thread's `pthread_t` once it runs.
     private let threadID = Atomic<UInt>(0)
@@ -31,10 +32,12 @@ final class StoreWriter: Sendable {
 
     /// A writer committing `queue` through `transaction`.
     /// `logger`, if any, hears of updates a stop could not write.
+    /// It checkpoints the WAL itself once it is longer than `walLimit`.
     init(
         transaction: sending GroupTransaction, queue: WriteQueue, metrics: StoreMetrics, sync: SyncMode,
-        logger: Logger?
+        walLimit: WALLimit, logger: Logger?
     ) {
+        self.walLimit = walLimit
         self.transaction = Locked(transaction)
         self.queue = queue
         self.metrics = metrics
@@ -130,6 +133,7 @@ final class StoreWriter: Sendable {
             metrics.rowsWritten.increment(by: updates)
             healthy.store(true, ordering: .relaxed)
             queue.settled(updates)
+            checkpointIfLong()
             for (operation, count) in zip(batch, removed) {
                 switch operation {
                 case .write(let write): write.completion?(.success(()))
@@ -148,6 +152,15 @@ final class StoreWriter: Sendable {
                 write.completion = nil
                 return write
             }
+        }
+    }
+
+    /// Checkpoints the WAL when the checkpointer has fallen behind (see `WALLimit`). A
+    /// failure (a full disk) leaves it as it was, for the next commit or the checkpointer.
+    private func checkpointIfLong() {
+        guard walLimit.isExceeded else { return }
+        transaction.withLock { transaction in
+            try? transaction?.connection.execute("PRAGMA wal_checkpoint(PASSIVE)", doing: "checkpointing a long WAL")
         }
     }
 
