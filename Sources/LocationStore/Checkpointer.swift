@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import LocstreamProtocol
+import Observability
 import Synchronization
 
 /// Copies the WAL back into the database file, on a thread and a connection of its
@@ -35,9 +36,7 @@ final class Checkpointer: Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { self.run() }
-        thread.name = "locstream-checkpoint"
-        thread.start()
+        NamedThread.start("store-checkpt") { self.run() }
     }
 
     /// Stops the thread and closes its connection; returns when it has stopped.

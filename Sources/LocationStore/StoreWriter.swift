@@ -47,9 +47,7 @@ final class StoreWriter: Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { self.run() }
-        thread.name = "locstream-store"
-        thread.start()
+        NamedThread.start("store-writer") { self.run() }
     }
 
     /// False after a failed transaction, until one commits.

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Observability
 
 /// A Redis link's thread, and what other threads use to steer it: whether the link is
 /// connected or stopped and why it last failed, and the pipe that wakes the thread.
@@ -20,9 +21,7 @@ final class LinkThread: Sendable {
 
     /// Starts the thread running `body`.
     func start(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
+        NamedThread.start(name, body)
     }
 
     /// Whether the connection is open.

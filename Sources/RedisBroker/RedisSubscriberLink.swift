@@ -47,7 +47,7 @@ final class RedisSubscriberLink: Sendable {
     private let logger: Logger
     private let metrics: RedisMetrics
     private let state = Locked(State())
-    private let link = LinkThread(name: "redis-subscriber")
+    private let link = LinkThread(name: "redis-subscribe")
 
     /// A link to `endpoint`; each read or write, and each `PING`, gives up after `timeout`.
     init(endpoint: RedisEndpoint, timeout: Duration, logger: Logger, metrics: RedisMetrics) {

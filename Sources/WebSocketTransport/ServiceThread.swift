@@ -1,6 +1,7 @@
 import CWebsockets
 import Foundation
 import Locking
+import Observability
 
 /// Runs one lws context on a thread of its own, from creation to destruction.
 ///
@@ -18,7 +19,7 @@ enum ServiceThread {
         stopped: OneShot<Void>,
         makeLoop: @escaping @Sendable () -> any ServiceLoop
     ) {
-        let thread = Thread {
+        NamedThread.start(name) {
             let loop = makeLoop()
             switch loop.createContext() {
             case .failure(let error):
@@ -36,8 +37,6 @@ enum ServiceThread {
             loop.stopExecutor()
             withExtendedLifetime(loop) { stopped.fulfil(()) }
         }
-        thread.name = name
-        thread.start()
     }
 }
 
