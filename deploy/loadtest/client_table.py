@@ -16,12 +16,13 @@ def spread(values, form=",.0f"):
     return f"{middle:{form}} ({low:{form}}–{high:{form}}, {len(values)} runs)"
 
 
-def table(receive, feeder=False, source_cpu="feeder_cpu_percent", source_name="feeder"):
-    """The receiver table of `receive` and the library-over-raw ratios of adjacent runs;
-    with `feeder`, ABCCBA order and a column for the source's CPU (`source_cpu`)."""
-    extra = f" {source_name} CPU % |" if feeder else ""
+def table(receive, abccba=False, source_cpu="feeder_cpu_percent", source_name="feeder"):
+    """The receiver table of `receive` and the library-over-raw ratios of adjacent runs:
+    ABBA pairs, or with `abccba` the runs beside each library run, and then a column for
+    the source's CPU (`source_cpu`, called `source_name`)."""
+    extra = f" {source_name} CPU % |" if abccba else ""
     print("| receiver | elements/s | consumer CPU % | elements per CPU-second | µs of consumer CPU per element |" + extra)
-    print("|---|---|---|---|---|" + ("---|" if feeder else ""))
+    print("|---|---|---|---|---|" + ("---|" if abccba else ""))
     for receiver in ("library", "raw", "raw-batch"):
         rows = [r for r in receive if r["receiver"] == receiver]
         if not rows:
@@ -30,18 +31,18 @@ def table(receive, feeder=False, source_cpu="feeder_cpu_percent", source_name="f
         line = (f"| {receiver} | {spread([r['elements_per_s'] for r in rows])} "
                 f"| {spread([r['cpu_percent'] for r in rows if r['cpu_percent'] is not None])} "
                 f"| {spread(per)} | {spread([1e6 / p for p in per], '.2f')} |")
-        if feeder:
+        if abccba:
             line += f" {spread([r[source_cpu] for r in rows if source_cpu in r])} |"
         print(line)
     pairs = []
-    for first, second in zip(receive[0::2], receive[1::2]) if not feeder else ():
+    for first, second in zip(receive[0::2], receive[1::2]) if not abccba else ():
         by = {first["receiver"]: first, second["receiver"]: second}
         if "library" in by and "raw" in by and by["raw"]["elements_per_cpu_s"]:
             pairs.append(by["library"]["elements_per_cpu_s"] / by["raw"]["elements_per_cpu_s"])
     if pairs:
         print(f"\nLibrary per CPU-second over raw, run by adjacent run: "
               f"{', '.join(f'{p:.2f}' for p in pairs)}.")
-    for other in ("raw", "raw-batch") if feeder else ():
+    for other in ("raw", "raw-batch") if abccba else ():
         ratios = []
         for index, record in enumerate(receive):
             if record["receiver"] != "library":
@@ -73,12 +74,12 @@ def main():
         print(f"\n## Against the feeder\n\nThe same consumer against `loc-feeder.py` (pre-framed `loc` frames for "
               f"{fed[0]['devices']} devices, as fast as the consumer reads them), the feeder alone on the other core; "
               "feeder CPU % is over the whole run.\n")
-        table(fed, feeder=True)
+        table(fed, abccba=True)
     if snapshots:
         print(f"\n## Snapshots from the server\n\nThe same consumer subscribing again and again to an area "
               f"holding {snapshots[0]['devices']:,} stored devices, each time its whole snapshot has arrived, with "
               "no publishing load; the server alone on the other core, its CPU % over the whole run.\n")
-        table(snapshots, feeder=True, source_cpu="server_cpu_percent", source_name="server")
+        table(snapshots, abccba=True, source_cpu="server_cpu_percent", source_name="server")
     print("\n## Memory per idle sequence\n")
     if idle:
         print(f"{idle[0]['sequences']:,} idle sequences (each on its own connection, subscribed) after twenty "
