@@ -107,7 +107,7 @@ final class ClientLoop: ServiceLoop {
         return 0
     }
 
-    func serviceTurnEnded() {
+    func serviceTurnEnded(_ context: OpaquePointer) {
         guard !wakes.isEmpty else { return }
         for socket in wakes { socket.wakeConsumer() }
         wakes.removeAll(keepingCapacity: true)

@@ -78,6 +78,19 @@ final class LiveSocket {
         }
     }
 
+    /// Whether the loop may read this socket more than once a turn
+    /// (`ServerLoop.serviceTurnEnded`): only a socket whose reading can be paused, so
+    /// reading faster never outruns its consumer.
+    var mayReadAgain: Bool { canPauseReading }
+
+    /// Reads the socket once more, as the event loop does on POLLIN. lws skips a paused
+    /// socket, a read that finds nothing leaves it as it was, and one that finds the peer
+    /// gone closes the connection.
+    func readAgain(in context: OpaquePointer) {
+        var event = pollfd(fd: lws_get_socket_fd(wsi), events: Int16(POLLIN), revents: Int16(POLLIN))
+        _ = lws_service_fd(context, &event)
+    }
+
     /// Resumes the consumer a deferred wake left waiting (see `defersWake`).
     func wakeConsumer() {
         guard wakePending else { return }
@@ -153,11 +166,12 @@ final class LiveSocket {
         if resume {
             lws_rx_flow_control(wsi, 1)
         }
-        // `lws_send_pipe_choked` is true while lws holds unsent bytes of an earlier
-        // write, and otherwise polls the socket for room.
+        // Nothing held by lws from an earlier write: the socket is written without
+        // asking the kernel first (a `poll()` per frame, as `lws_send_pipe_choked`
+        // does). What the socket does not take, lws keeps and sends at WRITEABLE.
         if mayWriteAtOnce, !closeDeadlineSet, !hasReadSinceWriteable,
             ContinuousClock.now - lastWrite >= Self.directWriteGap,
-            lws_send_pipe_choked(wsi) == 0
+            lws_partial_buffered(wsi) == 0
         {
             return true
         }

@@ -33,9 +33,9 @@ protocol ServiceLoop: AnyObject {
     /// Connection `id` was posted: it has frames to write, reading to resume, or a
     /// response ready.
     func serviceRequested(for id: ConnectionID)
-    /// One turn of the loop (`service`) has ended: every callback of the events it waited
-    /// for has run.
-    func serviceTurnEnded()
+    /// One turn of the loop (`service`) on `context` has ended: every callback of the
+    /// events it waited for has run.
+    func serviceTurnEnded(_ context: OpaquePointer)
 }
 
 extension ServiceLoop {
@@ -68,9 +68,6 @@ extension ServiceLoop {
         libev.lend(to: &info)
         return nil
     }
-
-    /// Nothing to do at the end of a turn.
-    func serviceTurnEnded() {}
 
     /// Waits for events and services them once; false when the context failed.
     func service(_ context: OpaquePointer) -> Bool {

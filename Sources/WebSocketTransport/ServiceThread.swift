@@ -29,7 +29,7 @@ enum ServiceThread {
                 started.fulfil(.success(port))
                 while !stop.withLock({ $0 }) {
                     if !loop.service(context) { break }
-                    loop.serviceTurnEnded()
+                    loop.serviceTurnEnded(context)
                 }
                 waker.detach()
                 lws_context_destroy(context)

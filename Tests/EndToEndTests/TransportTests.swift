@@ -102,6 +102,28 @@ extension EndToEnd {
         }
 
         @Test(
+            "a burst of 4,000 messages, read ahead of lws's 1 KiB a turn, echoes whole and in order; a bystander keeps its round trips",
+            .timeLimit(.minutes(1)))
+        func burstReadAhead() async throws {
+            try await ServerHarness.withClient(["--enable-echo"]) { server, client in
+                let flooder = try await client.connect(to: server.url("/v1/echo"))
+                let bystander = try await client.connect(to: server.url("/v1/echo"))
+                var echoes = flooder.messages.makeAsyncIterator()
+                var replies = bystander.messages.makeAsyncIterator()
+                let burst = (0..<4000).map { "burst \($0) " + String(repeating: "y", count: $0 % 300) }
+                for text in burst { flooder.send(OutboundFrame(text: text)) }
+                for round in 0..<20 {
+                    bystander.send(OutboundFrame(text: "bystander \(round)"))
+                    #expect(await replies.next()?.text == "bystander \(round)")
+                }
+                var echoed: [String] = []
+                for _ in burst { echoed.append(await echoes.next()?.text ?? "") }
+                #expect(echoed == burst)
+                #expect(flooder.peerClose == nil)
+            }
+        }
+
+        @Test(
             "SIGTERM, SIGINT and SIGHUP close every client with 1001 and the process exits 0",
             arguments: [
                 (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"),

@@ -34,9 +34,10 @@ make -s -C "$work" >&2
 : >"$out"
 
 # run LABEL BIN KINDS S R: one side_by_side run of KINDS (comma list), appended to $out.
+# locstream runs with --store memory: the C servers keep nothing either.
 run() {
   LOCSTREAM_BIN="$2" timeout 900 python3 "$work/side_by_side.py" "$3" -S "$4" -R "$5" -d "$duration" -w 2 \
-    --note "$1" --out "$out" >&2
+    --srv-extra "--store memory" --note "$1" --out "$out" >&2
 }
 
 # abba S R REF: RUNS runs of locstream (and of BASE_BIN_DIR's) and of REF, in ABBA order.
