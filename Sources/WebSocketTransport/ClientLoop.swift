@@ -38,6 +38,7 @@ final class ClientLoop: ServiceLoop {
     private var clients: [ConnectionID: ClientSocket] = [:]
     /// Sockets that read messages for a waiting consumer this turn; woken when it ends.
     private var wakes: [LiveSocket] = []
+    var busyReaders: [ConnectionID] = []
     /// The libev loop lws runs on with `.libev`; freed after the context.
     var libev: LibevLoop?
 
@@ -56,9 +57,9 @@ final class ClientLoop: ServiceLoop {
         // The C entry point lws calls for every client event.
         info.protocols = cMemory.protocols(name: "locstream-client") { ClientLoop.forward($0, $1, $2, $3, $4) }
         info.options = locstream_client_options()
-        // The buffer one read of a socket fills (lws's default is 4 KiB): a consumer behind
-        // on a busy connection gets up to this much per read and per wake-up. One per
-        // context; each connection's own buffer stays `rx_buffer_size`.
+        // The buffer lws reads into (its default is 4 KiB), one per context. A WebSocket
+        // read is still at most its `rx_buffer_size` (1 KiB); `readAhead` reads a busy one
+        // again at the end of each turn.
         info.pt_serv_buf_size = 64 * 1024
         info.client_ssl_ca_filepath = caFile.flatMap { cMemory.string($0) }
         if let failure = lend(to: &info, eventLoop: eventLoop) { return .failure(failure) }
@@ -94,6 +95,7 @@ final class ClientLoop: ServiceLoop {
             let wasPending = socket.wakePending
             if socket.receive(input, length) != nil { return -1 }
             if socket.wakePending && !wasPending { wakes.append(socket) }
+            noteReceived(on: socket, id: id)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard let socket = client.socket else { return 0 }
             return write(socket, byteBudget: 0, corked: false, observer: nil)
@@ -108,6 +110,7 @@ final class ClientLoop: ServiceLoop {
     }
 
     func serviceTurnEnded(_ context: OpaquePointer) {
+        readAhead(in: context)
         guard !wakes.isEmpty else { return }
         for socket in wakes { socket.wakeConsumer() }
         wakes.removeAll(keepingCapacity: true)
@@ -122,6 +125,8 @@ final class ClientLoop: ServiceLoop {
     func serviceRequested(for id: ConnectionID) {
         _ = clients[id]?.socket?.serviceRequested(mayWriteAtOnce: false)
     }
+
+    func liveSocket(_ id: ConnectionID) -> LiveSocket? { clients[id]?.socket }
 
     private func open(_ request: ClientConnectRequest) {
         guard let context else { return }

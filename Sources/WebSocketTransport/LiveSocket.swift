@@ -33,8 +33,9 @@ final class LiveSocket {
     /// The peer's address (server side; empty for client connections).
     let remoteAddress: String
     /// Whether a waiting consumer is woken once per loop turn (`wakeConsumer`, client side)
-    /// instead of at each message: a turn reads up to the context's whole receive buffer,
-    /// often hundreds of messages, and one wake-up then takes them all.
+    /// instead of at each message: a turn reads up to 16 KiB of a busy socket
+    /// (`ServiceLoop.readAhead`), often hundreds of messages, and one wake-up then takes
+    /// them all.
     let defersWake: Bool
     /// A consumer waits and the loop must call `wakeConsumer` at the end of its turn.
     private(set) var wakePending = false
@@ -79,8 +80,8 @@ final class LiveSocket {
     }
 
     /// Whether the loop may read this socket more than once a turn
-    /// (`ServerLoop.serviceTurnEnded`): only a socket whose reading can be paused, so
-    /// reading faster never outruns its consumer.
+    /// (`ServiceLoop.readAhead`): only a socket whose reading can be paused, so reading
+    /// faster never outruns its consumer.
     var mayReadAgain: Bool { canPauseReading }
 
     /// Reads the socket once more, as the event loop does on POLLIN. lws skips a paused

@@ -26,11 +26,7 @@ final class ServerLoop: ServiceLoop {
     private var sockets: [ConnectionID: LiveSocket] = [:]
     private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
-    /// The WebSockets that received in this turn, in order, to read again at its end.
-    private var busyReaders: [ConnectionID] = []
-    /// How many more reads a busy WebSocket gets at the end of a turn (see
-    /// `serviceTurnEnded`): 16 reads of about 1 KiB in all.
-    static let extraReadsPerTurn = 15
+    var busyReaders: [ConnectionID] = []
     private var nextID: UInt64 = 1
     private var draining: CloseRequest?
     /// The bytes lws keeps for one request head; a head that does not fit is dropped by
@@ -112,7 +108,7 @@ final class ServerLoop: ServiceLoop {
                 logger.info("closing connection", ["conn": id, "code": close.code, "reason": close.reason])
                 return -1
             }
-            if socket.mayReadAgain, busyReaders.last != id { busyReaders.append(id) }
+            noteReceived(on: socket, id: id)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let id, let socket = sockets[id] else { return 0 }
             return writeQueued(socket)
@@ -135,26 +131,11 @@ final class ServerLoop: ServiceLoop {
         return 0
     }
 
-    /// Reads every WebSocket that received in this turn again, up to `extraReadsPerTurn`
-    /// times, until a read brings nothing.
-    ///
-    /// lws reads a WebSocket at most `rx_buffer_size` per turn (1 KiB, kept small since
-    /// every connection holds one). A turn that writes to many subscribers lasts
-    /// milliseconds, so a publisher was read 1 KiB a turn: ingest, not the writes, set
-    /// the peak, and each turn's few updates went out one frame per write. A read here is
-    /// what the event loop does on POLLIN (`LiveSocket.readAgain`), so a paused
-    /// connection is skipped by lws, and a socket with nothing more costs one `recv`.
-    /// A connection is paused once its consumer has `InboundQueue.highWatermark`
-    /// messages unread, so reading ahead never queues more than that.
     func serviceTurnEnded(_ context: OpaquePointer) {
-        for _ in 0..<Self.extraReadsPerTurn where !busyReaders.isEmpty {
-            let round = busyReaders
-            busyReaders.removeAll(keepingCapacity: true)
-            // A read may close its connection (and remove it from `sockets`).
-            for id in round { sockets[id]?.readAgain(in: context) }
-        }
-        busyReaders.removeAll(keepingCapacity: true)
+        readAhead(in: context)
     }
+
+    func liveSocket(_ id: ConnectionID) -> LiveSocket? { sockets[id] }
 
     // MARK: Mailbox
 

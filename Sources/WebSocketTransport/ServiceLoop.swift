@@ -36,6 +36,10 @@ protocol ServiceLoop: AnyObject {
     /// One turn of the loop (`service`) on `context` has ended: every callback of the
     /// events it waited for has run.
     func serviceTurnEnded(_ context: OpaquePointer)
+    /// The WebSockets that received in this turn, in order, for `readAhead`.
+    var busyReaders: [ConnectionID] { get set }
+    /// The open WebSocket `id`, if it is one of this loop's.
+    func liveSocket(_ id: ConnectionID) -> LiveSocket?
 }
 
 extension ServiceLoop {
@@ -67,6 +71,37 @@ extension ServiceLoop {
         self.libev = libev
         libev.lend(to: &info)
         return nil
+    }
+
+    /// How many more reads a busy WebSocket gets at the end of a turn (see `readAhead`):
+    /// 16 reads of about 1 KiB in all.
+    var extraReadsPerTurn: Int { 15 }
+
+    /// `socket` (`id`) received in this turn: `readAhead` reads it again.
+    func noteReceived(on socket: LiveSocket, id: ConnectionID) {
+        if socket.mayReadAgain, busyReaders.last != id { busyReaders.append(id) }
+    }
+
+    /// Reads every WebSocket that received in this turn again, up to `extraReadsPerTurn`
+    /// times, until a read brings nothing. Call it when the turn ends.
+    ///
+    /// lws reads a WebSocket at most `rx_buffer_size` per turn (1 KiB, kept small since
+    /// every connection holds one). A server turn that writes to many subscribers lasts
+    /// milliseconds, so a publisher was read 1 KiB a turn: ingest, not the writes, set
+    /// the peak, and each turn's few updates went out one frame per write; a client
+    /// behind on a busy connection was likewise fed 1 KiB a turn. A read here is what the
+    /// event loop does on POLLIN (`LiveSocket.readAgain`), so a paused connection is
+    /// skipped by lws, and a socket with nothing more costs one `recv`. A connection is
+    /// paused once its consumer has `InboundQueue.highWatermark` messages unread, so
+    /// reading ahead never queues more than that.
+    func readAhead(in context: OpaquePointer) {
+        for _ in 0..<extraReadsPerTurn where !busyReaders.isEmpty {
+            let round = busyReaders
+            busyReaders.removeAll(keepingCapacity: true)
+            // A read may close its connection (and end `liveSocket(id)`).
+            for id in round { liveSocket(id)?.readAgain(in: context) }
+        }
+        busyReaders.removeAll(keepingCapacity: true)
     }
 
     /// Waits for events and services them once; false when the context failed.
