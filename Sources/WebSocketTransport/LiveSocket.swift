@@ -33,7 +33,7 @@ final class LiveSocket {
     /// The peer's address (server side; empty for client connections).
     let remoteAddress: String
     /// Whether a waiting consumer is woken once per loop turn (`wakeConsumer`, client side)
-    /// instead of at each message: a turn reads up to 16 KiB of a busy socket
+    /// instead of at each message: a turn reads up to 256 KiB of a busy socket
     /// (`ServiceLoop.readAhead`), often hundreds of messages, and one wake-up then takes
     /// them all.
     let defersWake: Bool
