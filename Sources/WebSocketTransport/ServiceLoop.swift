@@ -78,8 +78,8 @@ extension ServiceLoop {
     /// subscribers offered 600k frames/s got 137k-170k, with 63 251k-273k, with 255
     /// 278k-306k (one ABBA pair each).
     var extraReadsPerTurn: Int { 255 }
-    /// How many reads `readAhead` makes in one turn over all sockets: about 1 MiB, so many
-    /// busy publishers cannot make a turn, and every subscriber's wait, long.
+    /// How many reads `readAhead` makes in one turn over all sockets (about 1 MiB), so that
+    /// many busy publishers together cannot stretch a turn, and every subscriber's wait.
     var readAheadBudget: Int { 1024 }
 
     /// `socket` (`id`) received in this turn: `readAhead` reads it again.
