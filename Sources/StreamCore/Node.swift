@@ -2,7 +2,7 @@ import Observability
 
 /// What every session on a server shares: the hub, the broker (which reports what it
 /// hears to the node, and the node feeds the hub) and the ingest in front of it, the `Gatekeeper` (the access policy and its token checks), the limits, the metrics, the logger
-/// and the clock. One instance per server process, built in `ServerProcess.run`; each
+/// and the clock with its timers. One instance per server process, built in `ServerProcess.run`; each
 /// session keeps a reference, not a copy. A session is given the node; the node does
 /// not know its sessions.
 public final class Node: Sendable {
@@ -18,6 +18,8 @@ public final class Node: Sendable {
     /// The access policy and its token checks: who is this, and what may they do.
     public let gate: Gatekeeper
     public let clock: any NodeClock
+    /// The connections' token timers, on `clock`.
+    public let timers: TimerQueue
     /// Which devices are online (`--offline-after`).
     public let presence: PresenceTracker
     /// Paces the reads of aggregated areas, so they never monopolise the broker.
@@ -42,6 +44,7 @@ public final class Node: Sendable {
         self.limits = limits
         self.gate = Gatekeeper(access: access, metrics: metrics, logger: logger, clock: clock)
         self.clock = clock
+        self.timers = TimerQueue(clock: clock)
         let presence = PresenceTracker(offlineAfter: limits.offlineAfter, clock: clock, gauge: metrics.devicesOnline)
         self.presence = presence
         broker.run(reporting: HubFeed(hub: hub, presence: presence))

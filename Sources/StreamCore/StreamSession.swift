@@ -19,8 +19,8 @@ public final class StreamSession {
     private var errorBudget: TokenBucket
     /// The claims of the connection's valid token (always nil with `.open` access).
     private var claims: Claims?
-    private var authDeadline: Task<Void, Never>?
-    private var tokenWatch: Task<Void, Never>?
+    /// The auth deadline until a valid token arrives, then that token's expiry timers.
+    private var tokenWatch: TokenWatch?
 
     /// A session for connection `connectionID` from `peer` (its remote address), writing to `sink`.
     public init(connectionID: String, peer: String, sink: any FrameSink, node: Node) {
@@ -44,7 +44,7 @@ public final class StreamSession {
     public func open(upgradeToken: String?) -> Bool {
         sink.sendControl(ServerMessage.welcome(conn: connectionID, node: node.name).encoded())
         guard let authentication = node.gate.tokens else { return true }
-        authDeadline = TokenWatch.deadline(authentication.timeout, sink: sink, clock: node.clock)
+        tokenWatch = TokenWatch.deadline(authentication.timeout, sink: sink, queue: node.timers)
         guard let upgradeToken else { return true }
         do throws(ProtocolError) {
             try authenticate(upgradeToken, replying: false)
@@ -57,20 +57,45 @@ public final class StreamSession {
     /// The connection is gone: stops the token timers and releases the subscription.
     @inline(never)
     public func close() {
-        authDeadline?.cancel()
         tokenWatch?.cancel()
         scope.end()
     }
 
-    /// Answers one message; false when the connection is being closed.
+    /// Answers one message; false when the connection is being closed. Only the op's
+    /// `AwaitedStep` is awaited here, between two synchronous, never-inlined halves, so
+    /// this stays the deepest frame the connection's task keeps while idle.
     @inline(never)
     public func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
-        do throws(ProtocolError) {
-            try await perform(try decode(bytes, isBinary: isBinary))
-            return true
-        } catch {
-            return reject(error)
+        switch answer(bytes, isBinary: isBinary) {
+        case .done(let open): return open
+        case .waiting(let step): return finish(refusal: await step.run())
         }
+    }
+
+    /// Where an op stands after its synchronous part.
+    private enum Answer {
+        /// Answered; false when the connection is being closed.
+        case done(open: Bool)
+        /// The op finishes when its step does.
+        case waiting(AwaitedStep)
+    }
+
+    /// Decodes and performs the op in `bytes` up to its step, if it has one.
+    @inline(never)
+    private func answer(_ bytes: [UInt8], isBinary: Bool) -> Answer {
+        do throws(ProtocolError) {
+            guard let step = try perform(try decode(bytes, isBinary: isBinary)) else { return .done(open: true) }
+            return .waiting(step)
+        } catch {
+            return .done(open: reject(error))
+        }
+    }
+
+    /// Answers the end of an op's step: an `error` frame for `refusal`, if any.
+    @inline(never)
+    private func finish(refusal: ProtocolError?) -> Bool {
+        guard let refusal else { return true }
+        return reject(refusal)
     }
 
     /// The op in `bytes`, checked for authentication.
@@ -84,17 +109,16 @@ public final class StreamSession {
         return message
     }
 
-    /// Performs one op. Only the broker work is awaited here; the checks run in
-    /// synchronous, never-inlined steps, to keep this frame (kept by the connection's
-    /// task for life, see `SubscriptionScope.subscribe`) small.
-    private func perform(_ message: ClientMessage) async throws(ProtocolError) {
+    /// Performs one op up to what it must wait for, returned as the step that finishes it.
+    @inline(never)
+    private func perform(_ message: ClientMessage) throws(ProtocolError) -> AwaitedStep? {
         switch message {
         case .subscribe(let request):
             try checkSubscribable(request)
-            try await scope.subscribe(request)
+            return try scope.subscribe(request)
         case .publish(let locations, let ack):
             try checkPublishable(locations)
-            try await publish(locations, ack: ack)
+            return publish(locations, ack: ack)
         case .unsubscribe:
             try scope.unsubscribe()
         case .ping(let t):
@@ -102,6 +126,7 @@ public final class StreamSession {
         case .auth(let token):
             try reauthenticate(token)
         }
+        return nil
     }
 
     /// Refuses a subscribe over the device limit or outside the token's rights.
@@ -130,12 +155,14 @@ public final class StreamSession {
 
     /// Publishes through the node's ingest; `published` (with the assigned `seqs`) answers
     /// when `ack` is asked.
-    private func publish(_ locations: [Location], ack: Bool) async throws(ProtocolError) {
-        do throws(PublishFailure) {
-            let stored = try await node.ingest.publish(locations, confirmed: ack)
-            if ack { sink.sendControl(PublishAck(seqs: stored.map(\.location.seq)).encoded()) }
-        } catch {
-            throw error.error
+    private func publish(_ locations: [Location], ack: Bool) -> AwaitedStep {
+        .inline { [node, sink] () async throws(ProtocolError) in
+            do throws(PublishFailure) {
+                let stored = try await node.ingest.publish(locations, confirmed: ack)
+                if ack { sink.sendControl(PublishAck(seqs: stored.map(\.location.seq)).encoded()) }
+            } catch {
+                throw error.error
+            }
         }
     }
 
@@ -163,7 +190,6 @@ public final class StreamSession {
         let verified = try node.gate.verify(token, connection: connectionID)
         claims = verified
         scope.restrict(to: DeviceRights(verified))
-        authDeadline?.cancel()
         tokenWatch?.cancel()
         node.logger.debug("authenticated", ["conn": connectionID, "client": verified.subject])
         if replying {
@@ -172,9 +198,9 @@ public final class StreamSession {
         // After `authed`: a token with less than the warning lead left is warned at once, and
         // the warning must not overtake the reply (issue 13, item 21).
         if let authentication = node.gate.tokens {
-            tokenWatch = TokenWatch.start(
+            tokenWatch = TokenWatch.expiry(
                 remaining: node.gate.timeLeft(verified), authentication: authentication, sink: sink,
-                clock: node.clock)
+                queue: node.timers)
         }
         if let target = scope.currentTarget, !verified.allows(target) {
             try scope.unsubscribe()

@@ -63,52 +63,42 @@ public final class SubscriptionScope {
     }
 
     /// Starts or switches the subscription. Validation comes first: a refused subscribe
-    /// leaves the running one untouched.
-    ///
-    /// Only the broker reads are awaited here; what comes before and after them runs in
-    /// synchronous, never-inlined steps. The task allocator keeps the deepest frame a
-    /// connection's task ever reached for the connection's whole life, so this keeps
-    /// every subscribed connection's memory small.
-    public func subscribe(_ request: SubscribeRequest) async throws(ProtocolError) {
-        guard try !answersRepeat(request) else { return }
+    /// leaves the running one untouched. The broker reads the opening needs are the
+    /// returned step, which makes the switch when awaited; nil when nothing is left to
+    /// wait for (a repeated `sub`).
+    public func subscribe(_ request: SubscribeRequest) throws(ProtocolError) -> AwaitedStep? {
+        guard try !answersRepeat(request) else { return nil }
         if let aggregation = request.aggregate {
             let cells = try resolve(request.target, aggregation)
-            let positions: [EncodedLocation]
-            do {
-                positions = try await Self.apart { [node] in
-                    try await node.areaReads.read(cells.area, from: node.broker)
-                }
-            } catch {
-                throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
+            let read: @Sendable () async throws -> [EncodedLocation] = { [node] in
+                try await node.areaReads.read(cells.area, from: node.broker)
             }
-            start(request, cells: cells, positions: positions)
-            return
+            return .apart(read, cancellable: true) {
+                result throws(ProtocolError) in
+                self.start(request, cells: cells, positions: try Self.read(result))
+            }
         }
         let (watch, stream, registration) = try prepare(request)
-        let opening: Opening
-        do {
-            opening = try await Self.apart { [node] in
-                try await node.broker.confirmInterest()
-                return try await Opening.read(request, watching: watch, from: node.broker)
-            }
-        } catch {
-            hub.unregister(registration)
-            throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
+        let read: @Sendable () async throws -> Opening = { [node] in
+            try await node.broker.confirmInterest()
+            return try await Opening.read(request, watching: watch, from: node.broker)
         }
-        start(request, registration: registration, stream: stream, opening: opening)
+        return .apart(read) { result throws(ProtocolError) in
+            do throws(ProtocolError) {
+                self.start(request, registration: registration, stream: stream, opening: try Self.read(result))
+            } catch {
+                self.hub.unregister(registration)
+                throw error
+            }
+        }
     }
 
-    /// Runs `read` in a child task and returns what it read. A task keeps the memory its
-    /// deepest frame ever needed (slabs of about 1 KiB) for as long as it lives, and the
-    /// connection's task lives as long as the connection: the broker reads, the deepest
-    /// frames of a subscribe, run apart so their memory is freed when they end.
-    private static func apart<Value: Sendable>(_ read: @escaping @Sendable () async throws -> Value) async throws
-        -> Value
-    {
-        try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask(operation: read)
-            guard let value = try await group.next() else { throw CancellationError() }
-            return value
+    /// What a subscribe's broker read returned; `internal` if it failed.
+    private static func read<Value>(_ result: Result<Value, any Error>) throws(ProtocolError) -> Value {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            throw ProtocolError(.internal, "cannot read positions: \(error)", failedOp: "subscribe")
         }
     }
 

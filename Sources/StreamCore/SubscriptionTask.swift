@@ -16,12 +16,14 @@ enum SubscriptionTask {
         _ stream: LocationStream, with delivery: Delivery, gate: FrameGate,
         openingRest: (frames: Locked<OpeningSender?>, stallTimeout: Duration)? = nil
     ) -> Task<Void, Never> {
-        Task(executorPreference: delivery.sink.executor) {
-            if let openingRest, await !send(openingRest.frames, to: delivery, stallTimeout: openingRest.stallTimeout) {
+        let gated = GatedDelivery(gate: gate, delivery: delivery)
+        return Task(executorPreference: delivery.sink.executor) {
+            if let openingRest,
+                await !send(openingRest.frames, to: gated.delivery, stallTimeout: openingRest.stallTimeout)
+            {
                 return
             }
-            var gate = gate
-            let ticker = gate.tick.map { period in
+            let ticker = gated.tick.map { period in
                 Task {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: period)
@@ -31,7 +33,7 @@ enum SubscriptionTask {
             }
             defer { ticker?.cancel() }
             for await batch in stream {
-                guard !Task.isCancelled, send(batch, through: &gate, to: delivery) else { return }
+                guard !Task.isCancelled, gated.send(batch) else { return }
             }
         }
     }
@@ -46,11 +48,26 @@ enum SubscriptionTask {
         return await sender.sendRest(to: delivery, stallTimeout: stallTimeout)
     }
 
-    /// Sends what `gate` lets through of `batch`, plus held frames now due; false when
-    /// the subscription should stop. Synchronous and never inlined, so its locals stay
-    /// off the task's async frame, which lives as long as the subscription.
-    @inline(never)
-    private static func send(_ batch: [Publication], through gate: inout FrameGate, to delivery: Delivery) -> Bool {
+}
+
+/// A subscription's `FrameGate` and `Delivery`, kept on the heap: the subscription task
+/// holds one reference to them across its awaits instead of their copies, which keeps
+/// its frames (and so the memory every subscribed connection holds) small.
+private final class GatedDelivery {
+    private var gate: FrameGate
+    let delivery: Delivery
+
+    init(gate: FrameGate, delivery: Delivery) {
+        self.gate = gate
+        self.delivery = delivery
+    }
+
+    /// How often held frames fall due (`min_interval_ms`), if they can.
+    var tick: Duration? { gate.tick }
+
+    /// Sends what the gate lets through of `batch`, plus held frames now due; false when
+    /// the subscription should stop.
+    func send(_ batch: [Publication]) -> Bool {
         let now = ContinuousClock.now
         let frames = batch.compactMap { gate.admit($0, now: now) } + gate.due(now: now)
         return frames.allSatisfy { delivery.send($0) }

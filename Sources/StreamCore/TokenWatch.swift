@@ -1,34 +1,42 @@
-import Foundation
 import LocstreamProtocol
 
-/// The timers of an authenticated connection: the warning shortly before its token
-/// expires, and the 1008 close at expiry. A refresh replaces the watch; cancelling
-/// it stops both.
+/// The timers of a connection's token, on the node's `TimerQueue`: the deadline by
+/// which an unauthenticated connection must send a valid token, or, once it has one,
+/// the warning shortly before the token expires and the 1008 close at expiry. A
+/// refresh replaces the watch; `cancel` stops it.
 struct TokenWatch {
-    /// Starts watching a token with `remaining` time left (`Claims.timeLeft`, clamped to
-    /// ±100 years, so the sums below and the sleeps cannot overflow).
-    static func start(
-        remaining: Duration, authentication: TokenAuthentication, sink: any FrameSink, clock: any NodeClock
-    ) -> Task<Void, Never> {
+    private let queue: TimerQueue
+    private let timers: [TimerQueue.Timer]
+
+    /// Watches a token with `remaining` time left (`Claims.timeLeft`, clamped to ±100
+    /// years, so the sums below cannot overflow). With less than the warning lead left,
+    /// the warning goes out now, after whatever the caller has sent.
+    static func expiry(
+        remaining: Duration, authentication: TokenAuthentication, sink: any FrameSink, queue: TimerQueue
+    ) -> TokenWatch {
         let warnIn = remaining - authentication.warningLead
-        let closeIn = remaining + authentication.leeway
-        return Task {
-            if warnIn > .zero { try? await clock.sleep(for: warnIn) }
-            guard !Task.isCancelled else { return }
-            sink.sendControl(ServerMessage.error(ProtocolError(.unauthorized, "token expiring")).encoded())
-            let untilClose = closeIn - max(warnIn, .zero)
-            if untilClose > .zero { try? await clock.sleep(for: untilClose) }
-            guard !Task.isCancelled else { return }
-            sink.close(code: 1008, reason: "token expired")
+        let warning = ServerMessage.error(ProtocolError(.unauthorized, "token expiring")).encoded()
+        var timers: [TimerQueue.Timer] = []
+        if warnIn > .zero {
+            timers.append(queue.schedule(after: warnIn) { sink.sendControl(warning) })
+        } else {
+            sink.sendControl(warning)
         }
+        timers.append(
+            queue.schedule(after: remaining + authentication.leeway) {
+                sink.close(code: 1008, reason: "token expired")
+            })
+        return TokenWatch(queue: queue, timers: timers)
     }
 
     /// Closes the connection with 1008 unless cancelled (by a valid token) within `timeout`.
-    static func deadline(_ timeout: Duration, sink: any FrameSink, clock: any NodeClock) -> Task<Void, Never> {
-        Task {
-            try? await clock.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            sink.close(code: 1008, reason: "no valid token in time")
-        }
+    static func deadline(_ timeout: Duration, sink: any FrameSink, queue: TimerQueue) -> TokenWatch {
+        let timer = queue.schedule(after: timeout) { sink.close(code: 1008, reason: "no valid token in time") }
+        return TokenWatch(queue: queue, timers: [timer])
+    }
+
+    /// Stops the watch: what has not fired yet never will.
+    func cancel() {
+        for timer in timers { queue.cancel(timer) }
     }
 }

@@ -44,8 +44,10 @@ struct LocstreamService: WebSocketServerDelegate {
         switch opened(connection) {
         case .echo:
             await EchoEndpoint.serve(connection, metrics: metrics)
-        case .stream(let session, let upgradeToken):
-            await StreamEndpoint.serve(connection, session: session, upgradeToken: upgradeToken)
+        case .stream(let session):
+            await StreamEndpoint.serve(connection, session: session)
+        case .closing:
+            break
         }
         metrics.connections.add(-1)
     }
@@ -53,10 +55,13 @@ struct LocstreamService: WebSocketServerDelegate {
     /// Who serves an open connection.
     private enum Route {
         case echo
-        case stream(StreamSession, upgradeToken: String?)
+        /// A stream session, opened (greeted, and its upgrade token checked).
+        case stream(StreamSession)
+        /// A stream session that refused its upgrade token and is closing the connection.
+        case closing
     }
 
-    /// Counts and logs a new connection and picks its route. It is synchronous and never
+    /// Counts and logs a new connection, picks its route and opens a stream session. It is synchronous and never
     /// inlined, so its temporaries stay off the async frame every idle connection keeps.
     @inline(never)
     private func opened(_ connection: WebSocketConnection) -> Route {
@@ -70,8 +75,14 @@ struct LocstreamService: WebSocketServerDelegate {
             connectionID: name, peer: request.remoteAddress,
             sink: ConnectionSink(connection: connection),
             node: node)
-        return .stream(
-            session, upgradeToken: Gatekeeper.upgradeToken(authorization: request.authorization, query: request.query))
+        guard
+            session.open(
+                upgradeToken: Gatekeeper.upgradeToken(authorization: request.authorization, query: request.query))
+        else {
+            session.close()
+            return .closing
+        }
+        return .stream(session)
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {

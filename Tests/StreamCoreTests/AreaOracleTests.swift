@@ -28,7 +28,7 @@ struct AreaOracleTests {
             let sub = "pan-\(pan)"
             let area = world.area()
             let geo = try GeoArea(area)
-            try await scope.subscribe(SubscribeRequest(sub: sub, target: .area(area)))
+            try await scope.subscribeAndWait(SubscribeRequest(sub: sub, target: .area(area)))
             let snapshot = Set(positions.values.filter { geo.contains($0) }.map { "L:\($0.device):\($0.seq)" })
             var expected: [String] = []
             for _ in 0..<5 {

@@ -140,7 +140,7 @@ struct CellAggregationTests {
             sink: sink, node: Node.testing(broker: broker, metrics: StreamMetrics(registry: MetricsRegistry())))
         _ = try await broker.publish([Location(device: "a", lat: 52.5, lon: 13.4, ts: 1)])
         let world = Area.bbox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)
-        try await scope.subscribe(
+        try await scope.subscribeAndWait(
             SubscribeRequest(
                 sub: "C", target: .area(world), minIntervalMs: 100, aggregate: CellAggregation(cellDegrees: 10)))
         #expect(
@@ -151,7 +151,7 @@ struct CellAggregationTests {
         _ = try await broker.publish([Location(device: "a", lat: -52.5, lon: 13.4, ts: 2)])
         #expect(await sink.waitTexts { $0.count == 3 })
         #expect(sink.texts.last?.hasPrefix(#"{"op":"cells","sub":"C","cells":[{"cell":"3:19""#) == true)
-        try await scope.subscribe(SubscribeRequest(sub: "D", target: .devices(["a"])))
+        try await scope.subscribeAndWait(SubscribeRequest(sub: "D", target: .devices(["a"])))
         for ts in 3...8 {
             _ = try await broker.publish([Location(device: "a", lat: Double(ts), lon: 13.4, ts: Int64(ts))])
         }

@@ -35,7 +35,7 @@ struct PresenceTests {
         let sink = RecordingSink()
         let scope = SubscriptionScope(sink: sink, node: node)
         _ = try await broker.publish([location("a"), location("b")])
-        try await scope.subscribe(SubscribeRequest(sub: "s", target: .devices(["a", "b"])))
+        try await scope.subscribeAndWait(SubscribeRequest(sub: "s", target: .devices(["a", "b"])))
         #expect(
             sink.texts.filter { $0.hasPrefix(#"{"op":"loc","sub":"s","#) && $0.hasSuffix(#","online":true}"#) }.count
                 == 2)
@@ -70,7 +70,7 @@ struct PresenceTests {
         node.expirePresence()
         let sink = RecordingSink()
         let scope = SubscriptionScope(sink: sink, node: node)
-        try await scope.subscribe(
+        try await scope.subscribeAndWait(
             SubscribeRequest(sub: "late", target: .area(.bbox(minLon: 13, minLat: 52, maxLon: 14, maxLat: 53))))
         #expect(
             sink.texts.contains {
@@ -89,7 +89,7 @@ struct PresenceTests {
         let node = node()
         let sink = RecordingSink()
         let scope = SubscriptionScope(sink: sink, node: node)
-        try await scope.subscribe(SubscribeRequest(sub: "s", target: .devices(["old", "fresh"])))
+        try await scope.subscribeAndWait(SubscribeRequest(sub: "s", target: .devices(["old", "fresh"])))
         #expect(
             sink.texts.contains {
                 $0.hasPrefix(#"{"op":"loc","sub":"s","device":"old""#) && $0.hasSuffix(#","online":false}"#)

@@ -19,6 +19,11 @@ struct StreamSessionTests {
     /// expires 60 s after the clock's start. Authentication times out after 5 s; the
     /// warning goes 30 s before expiry; no leeway.
     private func session(errorBudget: Double = 20) -> StreamSession {
+        sessionOnNode(errorBudget: errorBudget).session
+    }
+
+    /// `session`, with the node it runs on.
+    private func sessionOnNode(errorBudget: Double = 20) -> (session: StreamSession, node: Node) {
         let start = clock.now
         let tokens: [String: Claims] = [
             "a-and-b": Claims(subject: "alice", expiresAt: start + 60, devicePatterns: ["a", "b"]),
@@ -36,7 +41,7 @@ struct StreamSessionTests {
         let node = Node(
             name: "test", broker: broker, metrics: metrics, logger: Logger(component: "stream"),
             limits: limits, access: .tokens(authentication), clock: clock)
-        return StreamSession(connectionID: "1", peer: "127.0.0.1", sink: sink, node: node)
+        return (StreamSession(connectionID: "1", peer: "127.0.0.1", sink: sink, node: node), node)
     }
 
     private func send(_ message: ClientMessage, to session: StreamSession) async -> Bool {
@@ -64,17 +69,21 @@ struct StreamSessionTests {
 
     @Test("a valid token in time stops the auth timeout")
     func tokenInTime() async {
-        let session = session()
+        let (session, node) = sessionOnNode()
         #expect(session.open(upgradeToken: nil))
+        #expect(node.timers.count == 1)
         #expect(await send(.auth(token: "a-and-b"), to: session))
         #expect(sink.messages.contains(.authed(client: "alice", exp: Int64(clock.now.timeIntervalSince1970) + 60)))
-        // The deadline's sleep is gone; only the expiry watch (30 s to its warning) waits.
+        // The deadline is cancelled; the expiry's warning and close are scheduled.
+        #expect(node.timers.count == 2)
         #expect(await clock.waitForSleepers())
-        #expect(clock.sleeping == 1)
         clock.advance(by: .seconds(6))
-        #expect(clock.sleeping == 1)
+        // The node's timer task woke at the cancelled deadline and sleeps on to the warning.
+        #expect(await clock.waitForSleepers())
         #expect(sink.closed == nil)
+        #expect(node.timers.count == 2)
         session.close()
+        #expect(node.timers.count == 0)
     }
 
     @Test("the expiry warning goes out warningLead before exp, the 1008 close at exp")
@@ -117,16 +126,16 @@ struct StreamSessionTests {
 
     @Test("a refresh keeps the token's timers fresh: the old expiry no longer closes")
     func refreshRestartsWatch() async {
-        let session = session()
+        let (session, node) = sessionOnNode()
         #expect(session.open(upgradeToken: "short"))
         #expect(await clock.waitForSleepers())
         #expect(await send(.auth(token: "a-and-b"), to: session))
-        // The old watch's sleep is gone; only the new one (30 s to its warning) waits.
-        #expect(await clock.waitForSleepers())
-        #expect(clock.sleeping == 1)
+        // The old watch is cancelled; only the new one's warning and close are left.
+        #expect(node.timers.count == 2)
         clock.advance(by: .seconds(11))
-        #expect(clock.sleeping == 1)
+        #expect(await clock.waitForSleepers())
         #expect(sink.closed == nil)
+        #expect(errors.map(\.message) == ["token expiring"])
         session.close()
     }
 

@@ -37,7 +37,7 @@ struct SubscriptionScopeTests {
     @Test("a first subscribe sends the ack, then the snapshot, then live updates")
     func firstSubscribe() async throws {
         try await publish("a")
-        try await scope.subscribe(request("A", ["a", "b"]))
+        try await scope.subscribeAndWait(request("A", ["a", "b"]))
         #expect(sink.messages.first == .subscribed(sub: "A", restarted: false, snapshot: 1))
         try await publish("b")
         try await publish("a")
@@ -48,10 +48,10 @@ struct SubscriptionScopeTests {
 
     @Test("a switch cancels the old subscription first; after the new ack no old frame appears")
     func switchIsClean() async throws {
-        try await scope.subscribe(request("A", ["a"]))
+        try await scope.subscribeAndWait(request("A", ["a"]))
         try await publish("a")
         #expect(await sink.wait { locs($0).count == 1 })
-        try await scope.subscribe(request("B", ["b"]))
+        try await scope.subscribeAndWait(request("B", ["b"]))
         #expect(hub.entryCount == 1, "the old registration is gone")
         try await publish("a")
         try await publish("b")
@@ -64,10 +64,10 @@ struct SubscriptionScopeTests {
 
     @Test("the same sub and target is a no-op; another target is sub_id_reused and keeps the running one")
     func sameSubRules() async throws {
-        try await scope.subscribe(request("A", ["a"]))
-        try await scope.subscribe(request("A", ["a"]))
+        try await scope.subscribeAndWait(request("A", ["a"]))
+        try await scope.subscribeAndWait(request("A", ["a"]))
         #expect(sink.messages.last == .subscribed(sub: "A", restarted: false, snapshot: 0))
-        await #expect(throws: ProtocolError.self) { try await scope.subscribe(request("A", ["z"])) }
+        await #expect(throws: ProtocolError.self) { try await scope.subscribeAndWait(request("A", ["z"])) }
         #expect(scope.currentSub == "A" && hub.entryCount == 1)
         try await publish("a")
         #expect(await sink.wait { locs($0).count == 1 })
@@ -75,9 +75,9 @@ struct SubscriptionScopeTests {
 
     @Test("a device target is a set: the same devices in another order, or repeated, are the same target")
     func deviceTargetIsASet() async throws {
-        try await scope.subscribe(request("A", ["m-1", "m-2"]))
+        try await scope.subscribeAndWait(request("A", ["m-1", "m-2"]))
         for devices in [["m-2", "m-1"], ["m-1", "m-2", "m-1"], ["m-2", "m-2", "m-1"]] {
-            try await scope.subscribe(request("A", devices))
+            try await scope.subscribeAndWait(request("A", devices))
             #expect(sink.messages.last == .subscribed(sub: "A", restarted: false, snapshot: 0), "\(devices)")
         }
         for devices in [["m-1"], ["m-1", "m-2", "m-3"]] {
@@ -89,7 +89,7 @@ struct SubscriptionScopeTests {
     /// Subscribing with `request` must fail with `sub_id_reused`.
     private func expectReused(_ request: SubscribeRequest, sourceLocation: SourceLocation = #_sourceLocation) async {
         let error = await #expect(throws: ProtocolError.self, sourceLocation: sourceLocation) {
-            try await scope.subscribe(request)
+            try await scope.subscribeAndWait(request)
         }
         #expect(error?.code == .subIdReused, "\(request)", sourceLocation: sourceLocation)
     }
@@ -97,7 +97,7 @@ struct SubscriptionScopeTests {
     @Test("other thinning under the same sub is sub_id_reused; other snapshot or since is a no-op")
     func thinningIsPartOfTheSubscription() async throws {
         let running = SubscribeRequest(sub: "A", target: .devices(["a"]), minIntervalMs: 1000)
-        try await scope.subscribe(running)
+        try await scope.subscribeAndWait(running)
         var others = [running, running, running, running]
         others[0].minIntervalMs = 2000
         others[1].minIntervalMs = nil
@@ -109,18 +109,18 @@ struct SubscriptionScopeTests {
         var opening = running
         opening.snapshot = false
         opening.since = ["a": 7]
-        try await scope.subscribe(opening)
+        try await scope.subscribeAndWait(opening)
         #expect(sink.messages.last == .subscribed(sub: "A", restarted: false, snapshot: 0))
-        try await scope.subscribe(SubscribeRequest(sub: "B", target: .devices(["a"])))
+        try await scope.subscribeAndWait(SubscribeRequest(sub: "B", target: .devices(["a"])))
         var unthinned = SubscribeRequest(sub: "B", target: .devices(["a"]), minIntervalMs: 0, minDistanceMeters: 0)
         unthinned.snapshot = false
-        try await scope.subscribe(unthinned)
+        try await scope.subscribeAndWait(unthinned)
         #expect(sink.messages.last == .subscribed(sub: "B", restarted: false, snapshot: 0))
     }
 
     @Test("a degenerate or too large area is bad_request, and the running subscription stays")
     func badAreaRefused() async throws {
-        try await scope.subscribe(request("A", ["a"]))
+        try await scope.subscribeAndWait(request("A", ["a"]))
         let areas: [Area] = [
             .bbox(minLon: 1, minLat: 1, maxLon: 1, maxLat: 2), .bbox(minLon: 1, minLat: 2, maxLon: 2, maxLat: 2),
             .circle(lon: 0, lat: 0, radiusMeters: 0), .circle(lon: 0, lat: 91, radiusMeters: 10),
@@ -128,7 +128,7 @@ struct SubscriptionScopeTests {
         ]
         for area in areas {
             let refused = await #expect(throws: ProtocolError.self) {
-                try await scope.subscribe(SubscribeRequest(sub: "B", target: .area(area)))
+                try await scope.subscribeAndWait(SubscribeRequest(sub: "B", target: .area(area)))
             }
             #expect(refused?.code == .badRequest)
         }
@@ -138,10 +138,10 @@ struct SubscriptionScopeTests {
     @Test("since replays history after the given seq; at or past the current seq nothing is replayed")
     func sinceReplays() async throws {
         for lat in 1...5 { try await publish("a", Double(lat)) }
-        try await scope.subscribe(request("A", ["a"], since: ["a": 3]))
+        try await scope.subscribeAndWait(request("A", ["a"], since: ["a": 3]))
         #expect(locs(sink.messages).map(\.seq) == [4, 5])
         #expect(sink.messages.first == .subscribed(sub: "A", restarted: false, snapshot: 2))
-        try await scope.subscribe(request("B", ["a"], since: ["a": 5]))
+        try await scope.subscribeAndWait(request("B", ["a"], since: ["a": 5]))
         try await publish("a")
         #expect(await sink.wait { locs($0).contains { $0.sub == "B" } })
         #expect(locs(sink.messages).filter { $0.sub == "B" }.map(\.seq) == [6])
@@ -149,7 +149,7 @@ struct SubscriptionScopeTests {
 
     @Test("unsubscribe acknowledges and stops; a second one is not_subscribed")
     func unsubscribe() async throws {
-        try await scope.subscribe(request("A", ["a"]))
+        try await scope.subscribeAndWait(request("A", ["a"]))
         try scope.unsubscribe()
         #expect(sink.messages.last == .unsubscribed(sub: "A"))
         #expect(hub.entryCount == 0 && metrics.subscriptions.current == 0)
@@ -161,7 +161,7 @@ struct SubscriptionScopeTests {
 
     @Test("ending the scope releases hub entries and the task")
     func endReleases() async throws {
-        try await scope.subscribe(request("A", ["a", "b", "c"]))
+        try await scope.subscribeAndWait(request("A", ["a", "b", "c"]))
         #expect(hub.entryCount == 3)
         scope.end()
         #expect(hub.entryCount == 0 && metrics.subscriptions.current == 0)

@@ -75,7 +75,7 @@ struct ThinningTests {
         let hub = node.hub
         let sink = RecordingSink()
         let scope = SubscriptionScope(sink: sink, node: node)
-        try await scope.subscribe(
+        try await scope.subscribeAndWait(
             SubscribeRequest(
                 sub: "t", target: .area(.bbox(minLon: -1, minLat: -1, maxLon: 1, maxLat: 1)), minIntervalMs: 1500))
         let published = ContinuousClock.now
