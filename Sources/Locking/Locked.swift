@@ -10,8 +10,8 @@
     /// `pthread_mutex_lock` and `pthread_mutex_unlock` on the heap-allocated mutex,
     /// which never moves and lives as long as the object.
     public final class Locked<Value>: @unchecked Sendable {
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private var value: Value
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline var value: Value
 
         /// Wraps `value`.
         public init(_ value: Value) {
@@ -26,6 +26,7 @@
         }
 
         /// Runs `body` with exclusive access to the value.
+        @inlinable
         public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
             -> Result
         {
@@ -38,8 +39,12 @@
     import Synchronization
 
     /// A value guarded by a lock: `Synchronization.Mutex` in a class, so it can be shared.
+    ///
+    /// `withLock` is `@inlinable` so that each caller's module specializes it: called as
+    /// an unspecialized generic across modules, every call looked up the metadata of
+    /// `Mutex<Value>` in the runtime's cache (2.6 % of the server's CPU at light load).
     public final class Locked<Value>: Sendable {
-        private let mutex: Mutex<Value>
+        @usableFromInline let mutex: Mutex<Value>
 
         /// Wraps `value`.
         public init(_ value: sending Value) {
@@ -47,6 +52,7 @@
         }
 
         /// Runs `body` with exclusive access to the value.
+        @inlinable
         public func withLock<Result: Sendable, Failure: Error>(
             _ body: (inout sending Value) throws(Failure) -> sending Result
         ) throws(Failure) -> Result {
