@@ -66,7 +66,9 @@ private final class GatedDelivery {
     var tick: Duration? { gate.tick }
 
     /// Sends what the gate lets through of `batch`, plus held frames now due; false when
-    /// the subscription should stop.
+    /// the subscription should stop. Never inlined, so its locals stay off the task's
+    /// async frame, which lives as long as the subscription.
+    @inline(never)
     func send(_ batch: [Publication]) -> Bool {
         let now = ContinuousClock.now
         let frames = batch.compactMap { gate.admit($0, now: now) } + gate.due(now: now)
