@@ -64,7 +64,7 @@ public final class LocationStore: Sendable {
         checkpointInterval: Duration = Checkpointer.defaultInterval
     ) throws(StoreError) {
         let dataDirectory = try DataDirectory(directory)
-        let queue = WriteQueue(capacity: queueCapacity, path: dataDirectory.databasePath)
+        let queue = WriteQueue(capacity: queueCapacity, path: dataDirectory.databasePath, priority: WriterPriority())
         let transaction: GroupTransaction
         do {
             let connection = try SQLiteConnection(path: dataDirectory.databasePath, create: true)
@@ -94,6 +94,11 @@ public final class LocationStore: Sendable {
             walLimit: WALLimit(databasePath: dataDirectory.databasePath, bytes: walLimitBytes), logger: logger)
         writer.start()
         checkpointer.start()
+        if !queue.priority.isAdaptive {
+            logger?.info(
+                "store writer stays at nice 5",
+                ["reason": "leaving SCHED_IDLE needs CAP_SYS_NICE or an RLIMIT_NICE of 15 (systemd: LimitNICE=+5)"])
+        }
     }
 
     deinit {

@@ -64,7 +64,7 @@ final class StoreWriter: Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .relaxed)
-        BackgroundPriority.lowerCurrentThread(to: BackgroundPriority.writer)
+        queue.priority.adoptCurrentThread()
         var carried: [StoreWrite] = []
         var pause = Duration.milliseconds(50)
         var attemptsWhileStopping = 0

@@ -19,6 +19,9 @@ import LocstreamProtocol
 /// queued, in the transaction being written, or failed and kept for a retry. That bound
 /// is what makes the seq reservation sound (see `SeqState`); a caller that is refused
 /// must not hand out the seq (the broker fails the publish before fan-out).
+///
+/// It also sets the writer's `priority`: in the background for a commit of gathered
+/// updates, raised as soon as anything queued is due (including mid-commit).
 final class WriteQueue: Sendable {
     /// How the writer is asked to stop.
     enum Stop: Sendable, Equatable {
@@ -29,8 +32,7 @@ final class WriteQueue: Sendable {
     }
 
     private enum Admission {
-        case queued
-        case queuedWakingWriter
+        case queued(wakingWriter: Bool, becameDue: Bool)
         case refused(StoreError.Kind)
     }
 
@@ -58,15 +60,21 @@ final class WriteQueue: Sendable {
     let capacity: Int
     /// How long updates nobody waits for are held, to be committed together.
     let gathering: Duration
+    /// The writer's CPU priority, which follows whether what it commits is due.
+    let priority: WriterPriority
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let path: String
 
     /// A queue for the store at `path` holding at most `capacity` outstanding updates,
-    /// gathering unawaited ones for `gathering`.
-    init(capacity: Int, gathering: Duration = .seconds(1), path: String) {
+    /// gathering unawaited ones for `gathering`, setting the writer's `priority`.
+    init(
+        capacity: Int, gathering: Duration = .seconds(1), path: String,
+        priority: WriterPriority = WriterPriority(adaptive: false)
+    ) {
         self.capacity = max(capacity, 1)
         self.gathering = gathering
+        self.priority = priority
         self.path = path
     }
 
@@ -82,15 +90,16 @@ final class WriteQueue: Sendable {
             state.operations.append(operation)
             state.outstanding += count
             let due = awaited || state.outstanding * 2 >= capacity
+            let becameDue = due && !state.due
             state.due = state.due || due
             let wakes = state.writer == .asleep || (state.writer == .gathering && due)
-            guard wakes else { return .queued }
-            state.writer = .working
-            return .queuedWakingWriter
+            if wakes { state.writer = .working }
+            return .queued(wakingWriter: wakes, becameDue: becameDue)
         }
         switch admission {
-        case .queued: return
-        case .queuedWakingWriter: wake.signal()
+        case .queued(let wakingWriter, let becameDue):
+            if becameDue { priority.urgent() }
+            if wakingWriter { wake.signal() }
         case .refused(let kind): throw refusal(kind)
         }
     }
@@ -98,6 +107,8 @@ final class WriteQueue: Sendable {
     /// Everything queued, and the stop request if any. When nothing is queued and no
     /// stop is asked, waits for work, or at most `timeout` (nil: for as long as it
     /// takes); when only unawaited updates are queued, gathers for `gathering` first.
+    /// What it returns is committed in the background only if it is gathered updates
+    /// and no retry is pending (`timeout` nil).
     func take(waitingAtMost timeout: Duration?) -> (operations: [StoreOperation], stop: Stop?) {
         var gatheredUntil: DispatchTime?
         while true {
@@ -114,14 +125,20 @@ final class WriteQueue: Sendable {
             }
             switch next {
             case nil:
-                return state.withLock { state in
+                let (taken, urgent) = state.withLock { state in
                     defer {
                         state.operations = []
                         state.due = false
                         state.writer = .working
                     }
-                    return (state.operations, state.stop)
+                    return ((state.operations, state.stop), state.due || state.stop != nil || timeout != nil)
                 }
+                if urgent {
+                    priority.urgent()
+                } else {
+                    priority.background(unless: { state.withLock { $0.due || $0.stop != nil } })
+                }
+                return taken
             case .gathering:
                 let deadline = gatheredUntil ?? now + gathering.seconds
                 gatheredUntil = deadline
@@ -154,6 +171,7 @@ final class WriteQueue: Sendable {
             defer { state.writer = .working }
             return state.writer != .working
         }
+        priority.urgent()
         if waiting { wake.signal() }
     }
 

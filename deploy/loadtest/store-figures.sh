@@ -17,7 +17,9 @@
 #                start to /readyz 200, its RSS then, and the bytes on disk per device.
 #   writer-cost  the writer's CPU per update, alone (store-bench writer-cost), 20k and 60k/s.
 #
-# BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. Only
+# BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. BASE_BIN_DIR=DIR
+# adds DIR's stream-server with the store ("base") to the fanout-20k runs, between the two
+# stores (memory, sqlite, base, base, sqlite, memory): a change measured in the same run. Only
 # 127.0.0.1 is targeted; every run is bounded by --duration, --time-limit and a timeout.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,16 +39,20 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 port=18411
 
-start_server() { # store(memory|sqlite|full) extra-options... ; sets $server
-  local store=$1
+start_server() { # store(memory|sqlite|base|full|kept) extra-options... ; sets $server
+  local store=$1 bin=$BIN_DIR
   shift
   local options=(--store memory)
   case "$store" in
     sqlite) options=(--store sqlite --data-dir "$work/data") ;;
+    base)
+      options=(--store sqlite --data-dir "$work/data")
+      bin=$BASE_BIN_DIR
+      ;;
     full) options=(--store sqlite --data-dir "$work/data" --sync full) ;;
     kept) options=(--store sqlite --data-dir "$work/data" --max-devices 2000000) ;;
   esac
-  taskset -c 0 "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
+  taskset -c 0 "$bin/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
     --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
     --log-level warning "$@" 2>"$work/server.log" &
   server=$!
@@ -70,17 +76,19 @@ bench() { # store label bench-options...
   stop_server
 }
 
-abba() { # label bench-options...: memory sqlite sqlite memory, RUNS/2 times
+abba() { # "stores" label bench-options...: the stores, then in reverse order, RUNS/2 times
+  local stores=($1)
+  shift
   for _ in $(seq $((runs / 2))); do
-    for store in memory sqlite sqlite memory; do bench "$store" "$@"; done
+    for store in "${stores[@]}" $(printf '%s\n' "${stores[@]}" | tac); do bench "$store" "$@"; done
   done
 }
 
-abba fanout-20k --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000
+abba "memory sqlite${BASE_BIN_DIR:+ base}" fanout-20k --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000
 # Eight publishers: the bench client writes one publish frame per loop turn and connection, so
 # two could not offer 120k/s (they skipped most of it while the server idled at 50-60%).
 for rate in 60000 120000; do
-  abba "peak-$rate" --scenario fanout --publishers 8 --subscribers 1000 --devices 1000 --rate "$rate"
+  abba "memory sqlite" "peak-$rate" --scenario fanout --publishers 8 --subscribers 1000 --devices 1000 --rate "$rate"
 done
 
 for _ in $(seq $((runs / 2))); do

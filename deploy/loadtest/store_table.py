@@ -31,7 +31,7 @@ def main():
 
 `deploy/loadtest/store-figures.sh`: release build, the server pinned to core 0 and the
 generator to core 1 on a 2-core VM; {sys.argv[2]} s per run, stores in ABBA order (memory,
-sqlite, sqlite, memory), each figure the median with the min–max over the repetitions in
+sqlite, sqlite, memory; with a base build, its sqlite between them), each figure the median with the min–max over the repetitions in
 parentheses, and the ratio of medians to memory. Payload about 150 bytes of JSON per frame.
 Latency is publish to receipt on the generator's clock; µs/frame is server CPU per delivered
 frame; "saturated" names the process that ran out of CPU.
@@ -44,7 +44,7 @@ frame; "saturated" names the process that ran out of CPU.
         reference = groups.get((run, "memory"), [])
         _, ref_fps = spread([r.get("delivered_fps") for r in reference])
         _, ref_p99 = spread([(r.get("latency_ms") or {}).get("p99") for r in reference])
-        for store in ("memory", "sqlite"):
+        for store in ("memory", "sqlite", "base"):
             rows = groups.get((run, store), [])
             if not rows:
                 continue
@@ -55,7 +55,8 @@ frame; "saturated" names the process that ran out of CPU.
                                    for r in rows if r.get("delivered_fps") and r.get("server_cpu_percent")])
             saturated = ", ".join(sorted({str(r.get("saturated")) for r in rows}))
             offered = rows[0].get("expected_fps") or 0
-            print(f"| {run} | {store} | {offered:,.0f} | {fps_text} | {ratio(fps, ref_fps)} | {p50_text} | "
+            name = "sqlite, base build" if store == "base" else store
+            print(f"| {run} | {name} | {offered:,.0f} | {fps_text} | {ratio(fps, ref_fps)} | {p50_text} | "
                   f"{p99_text} | {ratio(p99, ref_p99)} | {cost_text} | {saturated} |")
     print("""
 Publish to `published` (one publisher, 500 publishes/s, one at a time, `"ack":true`):
