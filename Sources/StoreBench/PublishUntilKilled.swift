@@ -23,6 +23,9 @@ func publishUntilKilled(directory: String) throws -> Never {
         round += 1
         let seq = (seqs[device] ?? snapshot.seqFloor) + 1
         let update = EncodedLocation(Location(device: device, lat: 52.5, lon: 13.4, ts: 0, seq: seq))
+        // Said before the enqueue: its commit (and its `acked` line, on the writer thread)
+        // may come before enqueue returns. A refused update is tried again with this seq.
+        say("sent \(device) \(seq)")
         do {
             try store.enqueue([update]) { result in
                 if case .success = result { say("acked \(device) \(seq)") }
@@ -32,6 +35,5 @@ func publishUntilKilled(directory: String) throws -> Never {
             continue
         }
         seqs[device] = seq
-        say("sent \(device) \(seq)")
     }
 }

@@ -39,7 +39,10 @@ struct KillTests {
             if fields[0] == "acked" { acked[device] = max(acked[device] ?? 0, seq) }
         }
         #expect(acked.count == 50, "acked devices: \(acked.count)")
-        let inFlight = sent.reduce(0) { $0 + Int($1.value - (acked[$1.key] ?? 0)) }
+        for (device, seq) in acked {
+            #expect((sent[device] ?? 0) >= seq, "\(device): acked \(seq) was said to be sent first")
+        }
+        let inFlight = sent.reduce(0) { $0 + Int($1.value) - Int(acked[$1.key] ?? 0) }
         print("store: killed with \(inFlight) seqs sent and not acknowledged")
 
         let store = try fixture.open()
