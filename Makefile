@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 ## What compiling needs (and the openssl tool, with which the unit tests sign tokens)…
-BUILD_PACKAGES := libwebsockets-dev libev-dev libssl-dev libhiredis-dev libsqlite3-dev pkg-config openssl
+BUILD_PACKAGES := libwebsockets-dev libev-dev libssl-dev libhiredis-dev libsqlite3-dev libjemalloc-dev pkg-config openssl
 ## …and what running the server and the whole suite needs besides.
 APT_PACKAGES := $(BUILD_PACKAGES) libwebsockets-evlib-ev redis-server redis-tools ca-certificates prometheus \
   haproxy docker-compose systemd strace python3-yaml python3-venv binutils chromium chromium-driver sqlite3 \

@@ -65,7 +65,7 @@ extension DeployArtefactTests {
     }
 
     @Test(
-        "the build stage installs the package behind every pkg-config module of Package.swift and copies what SwiftPM needs"
+        "the build stage installs the package behind every pkg-config module and linked library of Package.swift, and copies what SwiftPM needs"
     )
     func buildStage() throws {
         let dockerfile = try Dockerfile(Self.text("deploy/Dockerfile"))
@@ -75,15 +75,10 @@ extension DeployArtefactTests {
         let manifest = try Self.text("Package.swift")
         let modules = manifest.matches(of: /pkgConfig:\s*"([^"]+)"/).map { String($0.output.1) }
         #expect(!modules.isEmpty)
-        for module in modules {
-            let owner = try Self.run(
-                URL(fileURLWithPath: "/usr/bin/dpkg-query"), ["-S", "*/pkgconfig/\(module).pc"])
-            let package = owner.stdout.split(separator: ":").first.map(String.init)
-            #expect(owner.status == 0, "no installed package has \(module).pc")
-            #expect(
-                package.map(packages.contains) == true,
-                "\(module).pc is in \(package ?? "?"), not installed by the build stage")
-        }
+        let libraries = manifest.matches(of: /linkedLibrary\("([^"]+)"\)/).map { String($0.output.1) }
+        #expect(libraries.contains("jemalloc"))
+        for module in modules { try Self.expectInstalled("*/pkgconfig/\(module).pc", by: packages) }
+        for library in libraries { try Self.expectInstalled("*/lib\(library).so", by: packages) }
         let copied = dockerfile.instructions.filter { $0.stage == build && $0.keyword == "COPY" }.map(\.arguments)
         let ignore = try Self.text("deploy/Dockerfile.dockerignore").split(separator: "\n").map(String.init)
         for item in ["Package.swift", "Sources", "Plugins", "Tests", "Examples", "docs", "clients/js"] {
@@ -96,6 +91,16 @@ extension DeployArtefactTests {
             run.contains {
                 $0.contains("swift build -c release --static-swift-stdlib --product stream-server")
             })
+    }
+
+    /// Expects the Debian package owning the file matching `pattern` to be in `packages`.
+    static func expectInstalled(_ pattern: String, by packages: Set<String>) throws {
+        let owner = try Self.run(URL(fileURLWithPath: "/usr/bin/dpkg-query"), ["-S", pattern])
+        let package = owner.stdout.split(separator: ":").first.map(String.init)
+        #expect(owner.status == 0, "no installed package has \(pattern)")
+        #expect(
+            package.map(packages.contains) == true,
+            "\(pattern) is in \(package ?? "?"), not installed by the build stage")
     }
 
     @Test(
