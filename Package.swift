@@ -71,7 +71,7 @@ let package = Package(
                 .embedInCode("MapPage/locstream.js"),
             ],
             // jemalloc (Debian libjemalloc-dev) replaces glibc's malloc for the whole server:
-            // an idle subscribed connection costs 5.9 KiB instead of 7.6, and at 300k frames/s
+            // an idle subscribed connection costs 5.8 KiB instead of 7.6, and at 300k frames/s
             // it delivers as much as C lws (deploy/loadtest/results/fanout.md).
             linkerSettings: [.linkedLibrary("jemalloc")],
             plugins: ["EmbedContract"]

@@ -53,7 +53,7 @@ extension EndToEnd {
             for _ in 0..<3 { #expect(try Self.post(server.port, ["gone"]).status == 202) }
             #expect(try Self.seq(of: "gone", on: server) == 3)
             #expect(
-                await RedisScaleOutTests.eventually { try server.metrics()["locstream_devices_evicted_total"] == 1 })
+                await eventually { try server.metrics()["locstream_devices_evicted_total"] == 1 })
             #expect(try Self.seq(of: "gone", on: server) == nil)
             #expect(await server.logLine(containing: "silent devices forgotten") != nil)
             #expect(try server.metrics()["locstream_devices"] == 0)

@@ -87,7 +87,7 @@ extension EndToEnd {
 
                 kill(nodes[0].pid, SIGSTOP)
                 try await redis.restart()
-                #expect(await Scale.eventually { nodes[1].readyStatus == 200 }, "node 1 reconnects")
+                #expect(await eventually { nodes[1].readyStatus == 200 }, "node 1 reconnects")
                 let other = try await StreamTestClient(client, url: nodes[1].url("/v1/stream"))
                 #expect(await Scale.publishOnceAccepted(testLocation("veh-10", lat: 9), from: other))
                 let next = try #require(try Scale.storedSeq(of: "veh-10", on: nodes[1]))
@@ -135,17 +135,17 @@ extension EndToEnd {
                     } else {
                         #expect(hung?.message.hasPrefix("publish failed:") == true, "\(hung?.message ?? "")")
                         redis.signal(SIGCONT)
-                        #expect(await Scale.eventually { node.readyStatus == 200 })
+                        #expect(await eventually { node.readyStatus == 200 })
                     }
                 }
                 let lat = try #require(unknownLat, "a publish written to the hung Redis says its outcome is unknown")
-                #expect(await Scale.eventually(within: .seconds(5)) { node.readyStatus == 503 }, "not ready while hung")
+                #expect(await eventually(within: .seconds(5)) { node.readyStatus == 503 }, "not ready while hung")
                 publisher.send(.publish([testLocation("veh-9", lat: 50)], ack: true))
                 let refused = await publisher.nextError()
                 #expect(refused?.message.hasPrefix("publish failed:") == true, "not sent: \(refused?.message ?? "")")
 
                 redis.signal(SIGCONT)
-                #expect(await Scale.eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
+                #expect(await eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
                 let stored = try RawHTTPResponse.fetch(port: node.port, path: "/v1/devices/veh-9")
                 #expect(
                     stored.status == 200 && stored.body.contains("\"lat\":\(lat)"),
@@ -175,7 +175,7 @@ extension EndToEnd {
                 #expect(delivered > first)
 
                 try await redis.restartFromKeptData()
-                #expect(await Scale.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes reconnect")
+                #expect(await eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes reconnect")
                 #expect(try redis.cli("HGET", "locstream:last", "veh-20").contains(#""lat":1"#), "Redis lost the write")
                 viewer.send(subscribe("S", ["veh-20"]))
                 #expect(await viewer.next() == .subscribed(sub: "S", restarted: true, snapshot: 1))

@@ -19,16 +19,6 @@ extension EndToEnd {
             return nodes
         }
 
-        /// Polls `condition` every 50 ms for up to `timeout`.
-        static func eventually(within timeout: Duration = .seconds(15), _ condition: () throws -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if (try? condition()) == true { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return false
-        }
-
         /// The seqs of `count` `loc` frames of `sub` (fewer after 5 s of silence). Seqs
         /// on Redis start above an epoch's floor (see docs/protocol.md), so tests compare
         /// them with each other, not with 1.
@@ -140,7 +130,7 @@ extension EndToEnd {
 
                 for viewer in viewers { viewer.connection.close(code: 1000) }
                 #expect(
-                    await Self.eventually {
+                    await eventually {
                         try redis.cli("PUBSUB", "NUMSUB", "locstream:dev:veh-7") == "locstream:dev:veh-7\n0"
                     })
                 let metrics = try nodes[1].metrics()
@@ -234,10 +224,10 @@ extension EndToEnd {
                 }
                 redis.kill()
                 let outageStart = ContinuousClock.now
-                #expect(await Self.eventually(within: .seconds(5)) { nodes[1].readyStatus == 503 }, "/readyz turns 503")
+                #expect(await eventually(within: .seconds(5)) { nodes[1].readyStatus == 503 }, "/readyz turns 503")
                 #expect(try nodes[1].metrics()["locstream_broker_up"] == 0)
                 try await redis.restart()
-                #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes recover")
+                #expect(await eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes recover")
                 let recovery = ContinuousClock.now - outageStart
                 var afterOutage: UInt64 = 0
                 while afterOutage == 0, let frame = await viewer.next(within: .seconds(5)) {
@@ -285,7 +275,7 @@ extension EndToEnd {
             let before = try #require(await Self.seqs(of: "V", from: viewer, count: 50).last)
 
             try await redis.restart()
-            #expect(await Self.eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes reconnect")
+            #expect(await eventually { nodes.allSatisfy { $0.readyStatus == 200 } }, "both nodes reconnect")
             #expect(await Self.publishOnceAccepted(testLocation("veh-1", lat: 51), from: publisher))
             guard case .loc("V", let next)? = await viewer.next() else {
                 Issue.record("no update after Redis came back")
@@ -311,11 +301,11 @@ extension EndToEnd {
             // node 0's command link, already connected, still publishes.
             _ = try redis.cli("CONFIG", "SET", "requirepass", "tmp-pass")
             _ = try redis.cli("-a", "tmp-pass", "CLIENT", "KILL", "TYPE", "pubsub")
-            #expect(await Self.eventually { nodes[1].readyStatus == 503 }, "the cut link makes node 1 unready")
+            #expect(await eventually { nodes[1].readyStatus == 503 }, "the cut link makes node 1 unready")
             publisher.send(.publish((2...11).map { testLocation("veh-1", lat: Double($0)) }, ack: true))
             #expect(await publisher.next() == .published(count: 10))
             _ = try redis.cli("-a", "tmp-pass", "CONFIG", "SET", "requirepass", "")
-            #expect(await Self.eventually { nodes[1].readyStatus == 200 }, "node 1 reconnects by itself")
+            #expect(await eventually { nodes[1].readyStatus == 200 }, "node 1 reconnects by itself")
             #expect(try nodes[1].metrics()["locstream_broker_missed_updates_total"] == 10)
             #expect(await nodes[1].logLine(containing: "missed updates while the redis link was down") != nil)
 
@@ -329,7 +319,7 @@ extension EndToEnd {
         func passwordAndDatabase() async throws {
             let redis = try await RedisHarness(password: "s3cret-pw")
             let node = try await ServerHarness(["--broker", "redis", "--redis-url", redis.url(database: 3)])
-            #expect(await Self.eventually { node.readyStatus == 200 }, "ready with AUTH and SELECT 3")
+            #expect(await eventually { node.readyStatus == 200 }, "ready with AUTH and SELECT 3")
             let client = try await WebSocketClient.start()
             let publisher = try await StreamTestClient(client, url: node.url("/v1/stream"))
             publisher.send(.publish([testLocation("veh-1")], ack: true))
@@ -372,9 +362,9 @@ extension EndToEnd {
                 let bystander = try await StreamTestClient(client, url: node.url("/v1/stream"))
                 bystander.send(.ping(t: nil))
                 #expect(await bystander.next() == .pong(t: nil), "the node still answers")
-                #expect(await Self.eventually(within: .seconds(5)) { node.readyStatus == 503 })
+                #expect(await eventually(within: .seconds(5)) { node.readyStatus == 503 })
                 redis.signal(SIGCONT)
-                #expect(await Self.eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
+                #expect(await eventually { node.readyStatus == 200 }, "recovers once Redis answers again")
                 #expect(await node.logLine(containing: "broker operation failed") != nil)
             }
         }

@@ -101,7 +101,7 @@ extension EndToEnd.StoreDurabilityTests {
 
                     try FileManager.default.removeItem(atPath: filler)
                     #expect(
-                        await EndToEnd.RedisScaleOutTests.eventually(within: .seconds(10)) {
+                        await eventually(within: .seconds(10)) {
                             server.readyStatus == 200
                         },
                         "ready again once space returns")

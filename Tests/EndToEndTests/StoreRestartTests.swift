@@ -111,7 +111,7 @@ extension EndToEnd.StoreDurabilityTests {
                         try await Durability.publishOnce(["gone"], on: first, client: client)["gone"]?.seq)
                 }
                 #expect(
-                    await EndToEnd.RedisScaleOutTests.eventually {
+                    await eventually {
                         try first.metrics()["locstream_devices_evicted_total"] == 1
                     }, "forgotten in memory")
                 #expect(try Durability.fetchDevice("gone", on: first).status == 404)

@@ -21,11 +21,11 @@ extension EndToEnd {
             }
             let temporary = try TemporaryDirectory(prefix: "locstream-writer-priority")
             let server = try await ServerHarness(["--data-dir", temporary.url.appendingPathComponent("data").path])
-            let writer = try #require(Self.thread(named: "store-writer", of: server.pid))
+            let writer = try #require(server.threads.first { $0.name == "store-writer" }?.id)
             try await withWebSocketClient { client in
                 let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
                 publisher.send(.publish([testLocation("prio-1")], ack: false))
-                let idle = await Self.eventually { sched_getscheduler(writer) == Self.idlePolicy }
+                let idle = await eventually(within: .seconds(10)) { sched_getscheduler(writer) == Self.idlePolicy }
                 #expect(idle, "the writer commits the gathered update in the background")
                 publisher.send(.publish([testLocation("prio-1", lat: 52.6)], ack: true))
                 #expect(await publisher.next() == .published(count: 1))
@@ -45,11 +45,11 @@ extension EndToEnd {
             let server = try await ServerHarness(
                 ["--data-dir", data.path, "--log-level", "info"], binDirectory: binaries)
             #expect(await server.logLine(containing: "store writer stays at nice 5") != nil)
-            let writer = try #require(Self.thread(named: "store-writer", of: server.pid))
+            let writer = try #require(server.threads.first { $0.name == "store-writer" }?.id)
             try await withWebSocketClient { client in
                 let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
                 publisher.send(.publish([testLocation("prio-2")], ack: false))
-                let committed = await Self.eventually {
+                let committed = await eventually(within: .seconds(10)) {
                     ((try? server.metrics()["locstream_store_commits_total"]) ?? 0) >= 1
                 }
                 #expect(committed)
@@ -86,24 +86,6 @@ extension EndToEnd {
             try FileManager.default.setAttributes(
                 [.posixPermissions: 0o755], ofItemAtPath: directory.deletingLastPathComponent().path)
             return directory
-        }
-
-        /// The kernel id of the thread of `pid` called `name`.
-        static func thread(named name: String, of pid: Int32) -> pid_t? {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            return tasks.first { task in
-                let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
-                return comm?.trimmingCharacters(in: .whitespacesAndNewlines) == name
-            }.flatMap { pid_t($0) }
-        }
-
-        /// Polls `condition` every 20 ms for up to 10 s.
-        static func eventually(_ condition: () -> Bool) async -> Bool {
-            for _ in 0..<500 {
-                if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return condition()
         }
     }
 }

@@ -11,12 +11,7 @@ extension EndToEnd {
         func named() async throws {
             let temporary = try TemporaryDirectory(prefix: "locstream-threads")
             let server = try await ServerHarness(["--data-dir", temporary.url.appendingPathComponent("data").path])
-            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
-            let names = Set(
-                tasks.compactMap { task in
-                    try? String(contentsOfFile: "/proc/\(server.pid)/task/\(task)/comm", encoding: .utf8)
-                        .trimmingCharacters(in: .whitespacesAndNewlines)
-                })
+            let names = Set(server.threads.map(\.name))
             #expect(names.isSuperset(of: ["lws-server", "store-writer", "store-checkpt"]), "\(names.sorted())")
             withExtendedLifetime(temporary) {}
         }

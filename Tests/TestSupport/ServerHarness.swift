@@ -120,6 +120,17 @@ package final class ServerHarness {
     /// The server's process id.
     package var pid: Int32 { process.processIdentifier }
 
+    /// The server's threads now: each one's kernel id and name (`/proc/PID/task/*/comm`).
+    package var threads: [(id: Int32, name: String)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { task in
+            guard let id = Int32(task),
+                let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
+            else { return nil }
+            return (id, comm.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
     /// `ws://127.0.0.1:PORT` followed by `path`.
     package func url(_ path: String, scheme: String = "ws") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
