@@ -102,6 +102,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
         .testTarget(
             name: "StreamCoreTests",

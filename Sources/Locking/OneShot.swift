@@ -24,6 +24,9 @@ public final class OneShot<Value: Sendable>: Sendable {
         for waiter in waiters { waiter.resume(returning: value) }
     }
 
+    /// Whether the value is set.
+    public var isFulfilled: Bool { state.withLock { $0.value != nil } }
+
     /// The value, once set; `nil` if the waiting task is cancelled first.
     public func value() async -> Value? {
         let ticket = state.withLock { state -> UInt64 in

@@ -43,6 +43,11 @@ enum ServerOptionSpecs {
             "event-loop", "KIND", default: transport.eventLoop.rawValue,
             help: "libev (epoll through lws's libev plugin, libwebsockets-evlib-ev) or poll (lws's built-in poll())."),
         .value(
+            "threads", "N", default: "\(ServerSettings.usableCores)",
+            help:
+                "Service threads, each with an lws context of its own (default: the cores this process may run on). With more than one, an accept thread deals connections out in turn, and --host must be an IPv4 address."
+        ),
+        .value(
             "allowed-origins", "LIST", default: "*",
             help: "Comma-separated Origin values allowed to upgrade; * allows any (requests without Origin pass)."),
         .flag("enable-echo", help: "Serve /v1/echo, which returns every message unchanged (for conformance tests)."),

@@ -3,6 +3,7 @@ import Foundation
 import LocationStore
 import Observability
 import OptionParsing
+import ProcessLifecycle
 import RedisBroker
 import StreamCore
 import WebSocketTransport
@@ -38,6 +39,9 @@ struct ServerSettings: Sendable {
 
     /// The prefix of the server's option variables.
     static let environmentPrefix = "LOCSTREAM_"
+    /// The cores this process may run on (its CPU affinity, as `taskset` sets it): the
+    /// default of `--threads`.
+    static let usableCores = CPUAffinity.coreCount()
     /// The prefix of `stream-client`'s, which the server leaves alone.
     static let clientEnvironmentPrefix = "LOCSTREAM_CLIENT_"
 
@@ -121,6 +125,7 @@ struct ServerSettings: Sendable {
         transport.port = try options.int("port", in: 0...65535)
         transport.deflate = options.flag("deflate")
         transport.eventLoop = try options.choice("event-loop", as: EventLoopKind.self)
+        transport.threads = try options.int("threads", in: 1...256)
         transport.tlsCertificatePath = options.string("tls-cert")
         transport.tlsKeyPath = options.string("tls-key")
         if (transport.tlsCertificatePath == nil) != (transport.tlsKeyPath == nil) {

@@ -27,8 +27,11 @@ public struct ServerConfiguration: Sendable {
     public var maxHTTPBodyBytes = 1 << 20
     /// The most bytes one corked write carries.
     public var writeBatchBytes = 256 * 1024
-    /// The event loop behind the service thread (`--event-loop`).
+    /// The event loop behind the service threads (`--event-loop`).
     public var eventLoop = EventLoopKind.libev
+    /// Service threads, each with an lws context of its own (`--threads`); with more
+    /// than one, `host` must be an IPv4 address.
+    public var threads = 1
     /// Hears batch sizes and close codes, for metrics.
     public var observer: (any TransportObserver)?
     /// Where the transport logs.

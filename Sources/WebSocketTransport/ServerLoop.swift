@@ -7,27 +7,32 @@ import Observability
 enum ServerCommand: Sendable {
     /// Refuse new upgrades and close every WebSocket with `close`.
     case drain(CloseRequest)
+    /// Serve a socket the `SocketAcceptor` accepted (a server with several threads).
+    case adopt(Int32)
 }
 
 /// The server's service-thread side: creates the lws context and answers every
-/// callback. Everything here runs on the one service thread.
+/// callback. Everything here runs on its service thread. A server with several threads
+/// has one loop per thread (`shard`); their contexts do not listen, and each serves the
+/// sockets the `SocketAcceptor` hands it.
 final class ServerLoop: ServiceLoop {
     private let configuration: ServerConfiguration
     private let delegate: any WebSocketServerDelegate
     let mailbox: LoopMailbox<ServerCommand>
     let executor: ServiceExecutor
-    private let openSockets: Locked<Int>
+    private let shard: ServiceShard
+    private let counts: ConnectionCounts
     private let drained: OneShot<Void>
     private let logger: Logger
     let writer: CorkedWriter
     private let cMemory = ContextMemory()
     /// The libev loop lws runs on with `--event-loop libev`; freed after the context.
     var libev: LibevLoop?
+    private var vhost: OpaquePointer?
     private var sockets: [ConnectionID: LiveSocket] = [:]
-    private var socketsPerAddress: [String: Int] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
     var busyReaders: [ConnectionID] = []
-    private var nextID: UInt64 = 1
+    private var nextID: UInt64
     private var draining: CloseRequest?
     /// The bytes lws keeps for one request head; a head that does not fit is dropped by
     /// lws without an answer, so each header is cut at `tokenLimit` first and answered 431.
@@ -36,14 +41,16 @@ final class ServerLoop: ServiceLoop {
 
     init(
         configuration: ServerConfiguration, delegate: any WebSocketServerDelegate,
-        mailbox: LoopMailbox<ServerCommand>, openSockets: Locked<Int>, drained: OneShot<Void>
+        mailbox: LoopMailbox<ServerCommand>, shard: ServiceShard, counts: ConnectionCounts, drained: OneShot<Void>
     ) {
         self.configuration = configuration
         self.delegate = delegate
         self.mailbox = mailbox
         executor = ServiceExecutor(mailbox: mailbox)
-        self.openSockets = openSockets
+        self.shard = shard
+        self.counts = counts
         self.drained = drained
+        nextID = UInt64(shard.index + 1)
         logger = configuration.logger
         writer = CorkedWriter(capacity: Self.sendLimit(configuration))
     }
@@ -51,7 +58,7 @@ final class ServerLoop: ServiceLoop {
     func createContext() -> Result<(context: OpaquePointer, port: Int), TransportError> {
         LibwebsocketsLog.route(to: logger)
         var info = lws_context_creation_info()
-        info.port = Int32(configuration.port)
+        info.port = shard.listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         info.iface = configuration.host == "0.0.0.0" ? nil : cMemory.string(configuration.host)
         info.vhost_name = cMemory.string("locstream")
         // The C entry point lws calls for every server event.
@@ -81,6 +88,7 @@ final class ServerLoop: ServiceLoop {
             lws_context_destroy(context)
             return .failure(.contextCreationFailed("no vhost"))
         }
+        self.vhost = vhost
         return .success((context, Int(lws_get_vhost_listen_port(vhost))))
     }
 
@@ -145,6 +153,18 @@ final class ServerLoop: ServiceLoop {
             draining = close
             for socket in sockets.values { socket.channel.close(close) }
             if sockets.isEmpty { drained.fulfil(()) }
+        case .adopt(let descriptor):
+            adopt(descriptor)
+        }
+    }
+
+    /// Hands an accepted socket to lws, which serves it as if it had accepted it (TLS
+    /// first, with `--tls-cert`); closes it when lws cannot.
+    private func adopt(_ descriptor: Int32) {
+        guard let vhost, lws_adopt_socket_vhost(vhost, descriptor) != nil else {
+            close(descriptor)
+            logger.warning("accepted socket not served", ["reason": "lws could not adopt it"])
+            return
         }
     }
 
@@ -217,10 +237,11 @@ final class ServerLoop: ServiceLoop {
         let reason: String
         if draining != nil {
             reason = "draining"
-        } else if sockets.count >= configuration.maxConnections {
-            reason = "max connections"
-        } else if socketsPerAddress[request.remoteAddress, default: 0] >= configuration.maxConnectionsPerAddress {
-            reason = "max connections per address"
+        } else if let limit = counts.limitReached(
+            for: request.remoteAddress, maxTotal: configuration.maxConnections,
+            maxPerAddress: configuration.maxConnectionsPerAddress)
+        {
+            reason = limit
         } else {
             return nil
         }
@@ -240,11 +261,14 @@ final class ServerLoop: ServiceLoop {
             wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes,
             remoteAddress: request.remoteAddress)
         sockets[id] = socket
-        socketsPerAddress[request.remoteAddress, default: 0] += 1
-        openSockets.withLock { $0 += 1 }
+        counts.opened(from: request.remoteAddress)
         let connection = WebSocketConnection(channel: channel)
         let delegate = self.delegate
-        socket.task = Task {
+        // The connection's task runs on this thread, in the turn that read its messages:
+        // a publish fans out and a switch queues its ack with no hand-off to the pool and
+        // back (on the pool, the two threads' wake-ups cost more than the work at 600k
+        // frames/s; deploy/loadtest/results/fanout.md).
+        socket.task = Task(executorPreference: executor) {
             await delegate.serve(connection)
             channel.close(CloseRequest(code: 1000))
         }
@@ -254,9 +278,7 @@ final class ServerLoop: ServiceLoop {
         guard let socket = sockets.removeValue(forKey: id) else { return }
         socket.closed()
         configuration.observer?.connectionClosed(id: id, remoteAddress: socket.remoteAddress, code: socket.closeCode)
-        let remaining = socketsPerAddress[socket.remoteAddress, default: 1] - 1
-        socketsPerAddress[socket.remoteAddress] = remaining > 0 ? remaining : nil
-        openSockets.withLock { $0 -= 1 }
+        counts.closed(from: socket.remoteAddress)
         if draining != nil, sockets.isEmpty { drained.fulfil(()) }
     }
 
@@ -358,8 +380,10 @@ final class ServerLoop: ServiceLoop {
         configuration.observer?.requestRefused(reason: refusal.reason.rawValue)
     }
 
+    /// The next id of this loop's series (`ServiceShard.index` + 1, in steps of the
+    /// thread count), so that ids are unique in the process.
     private func takeID() -> ConnectionID {
-        defer { nextID += 1 }
+        defer { nextID += UInt64(shard.count) }
         return ConnectionID(nextID)
     }
 }

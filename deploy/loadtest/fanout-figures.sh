@@ -26,11 +26,9 @@ release_binaries "${SCRATCH:-/tmp/fanout-figures-build}"
 runs=${RUNS:-4}
 duration=${DURATION:-8}
 peak_rates=${PEAK_RATES:-10000,30000,60000}
-work=${WORK:-/tmp/locstream-limit}
 out="$here/results/fanout.jsonl"
 
-rm -rf "$work" && mkdir -p "$work/logs" && cp "$here"/limit/* "$work"/
-make -s -C "$work" >&2
+limit_kit
 : >"$out"
 
 # run LABEL BIN KINDS S R: one side_by_side run of KINDS (comma list), appended to $out.

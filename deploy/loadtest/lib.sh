@@ -42,3 +42,11 @@ listener $2 127.0.0.1
 protocol websockets
 CONF
 }
+
+# limit_kit: copies the C limit kit (deploy/loadtest/limit) to $WORK (default
+# /tmp/locstream-limit), builds it there and sets $work to it.
+limit_kit() {
+  work=${WORK:-/tmp/locstream-limit}
+  rm -rf "$work" && mkdir -p "$work/logs" && cp "$here"/limit/* "$work"/
+  make -s -C "$work" >&2
+}

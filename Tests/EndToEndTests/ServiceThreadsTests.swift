@@ -1,0 +1,103 @@
+import Foundation
+import LocstreamProtocol
+import TestSupport
+import Testing
+import WebSocketTransport
+
+extension EndToEnd {
+    /// `--threads`: several service threads behind one port, dealt connections in turn by
+    /// an accept thread, serve as one server.
+    @Suite("service threads")
+    struct ServiceThreadsTests {
+        @Test("--threads 3: three service threads and an accept thread; viewers on every thread get each publication")
+        func fanOutAcrossThreads() async throws {
+            try await ServerHarness.withClient(["--threads", "3"]) { server, client in
+                let names = server.threads.map(\.name)
+                #expect(names.filter { $0 == "lws-server" }.count == 3, "\(names)")
+                #expect(names.filter { $0 == "lws-accept" }.count == 1, "\(names)")
+                // Dealt in turn, six viewers sit two on each thread, and the publisher on one.
+                var viewers: [StreamTestClient] = []
+                for index in 0..<6 {
+                    let viewer = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                    viewer.send(subscribe("v\(index)", ["veh-1"]))
+                    #expect(await viewer.next() == .subscribed(sub: "v\(index)", restarted: false, snapshot: 0))
+                    viewers.append(viewer)
+                }
+                let publisher = try await StreamTestClient(client, url: server.url("/v1/stream"))
+                for lat in 1...3 {
+                    publisher.send(.publish([testLocation("veh-1", lat: Double(lat))], ack: true))
+                    #expect(await publisher.next() == .published(count: 1))
+                }
+                for (index, viewer) in viewers.enumerated() {
+                    var seqs: [UInt64] = []
+                    for _ in 1...3 {
+                        guard case .loc(let sub, let location)? = await viewer.next(), sub == "v\(index)" else { break }
+                        seqs.append(location.seq)
+                    }
+                    #expect(seqs == [1, 2, 3], "viewer \(index)")
+                }
+            }
+        }
+
+        @Test("--max-connections and --max-connections-per-ip count the connections of every thread")
+        func limitsAcrossThreads() async throws {
+            // In turn, the fourth connection lands on the thread that holds one: counted per
+            // thread, it would be let in.
+            let server = try await ServerHarness(["--threads", "2", "--max-connections", "3"])
+            let held = try (0..<3).map { _ in try RawWebSocket(port: server.port, path: "/v1/stream") }
+            #expect(held.allSatisfy { $0.handshake.contains(" 101 ") })
+            #expect(try RawWebSocket(port: server.port, path: "/v1/stream").handshake.contains(" 503 "))
+            #expect(try server.metrics()["locstream_connections"] == 3)
+
+            let perAddress = try await ServerHarness(["--threads", "2", "--max-connections-per-ip", "3"])
+            let three = try (0..<3).map { _ in try RawWebSocket(port: perAddress.port, path: "/v1/stream") }
+            #expect(three.allSatisfy { $0.handshake.contains(" 101 ") })
+            #expect(try RawWebSocket(port: perAddress.port, path: "/v1/stream").handshake.contains(" 503 "))
+            #expect(
+                try RawWebSocket(port: perAddress.port, path: "/v1/stream", source: "127.0.0.6").handshake.contains(
+                    " 101 "))
+        }
+
+        @Test("SIGTERM with --threads 2 closes the clients of both threads with 1001; the process exits 0")
+        func drainAcrossThreads() async throws {
+            try await ServerHarness.withClient(["--threads", "2", "--enable-echo"]) { server, client in
+                var connections: [WebSocketConnection] = []
+                for _ in 0..<6 { connections.append(try await client.connect(to: server.url("/v1/echo"))) }
+                #expect(await server.stop() == 0)
+                for connection in connections {
+                    for await _ in connection.messages {}
+                    #expect(connection.peerClose?.code == 1001)
+                }
+            }
+        }
+
+        @Test("--threads 1: lws listens itself, with no accept thread")
+        func oneThread() async throws {
+            let server = try await ServerHarness(["--threads", "1"])
+            let names = server.threads.map(\.name)
+            #expect(names.filter { $0 == "lws-server" }.count == 1 && !names.contains("lws-accept"), "\(names)")
+            #expect(try RawWebSocket(port: server.port, path: "/v1/stream").handshake.contains(" 101 "))
+        }
+
+        @Test("--threads defaults to the cores the process may run on: 1 under taskset -c 0")
+        func defaultFollowsAffinity() throws {
+            let binary = ServerHarness.binDirectory.appendingPathComponent("stream-server")
+            let pinned = try CommandResult.run(
+                URL(fileURLWithPath: "/usr/bin/taskset"), ["-c", "0", binary.path, "--help"])
+            let line = pinned.stdout.split(separator: "\n").first { $0.contains("--threads N") }
+            #expect(line?.hasSuffix("(default: 1)") == true, "\(line ?? "no --threads line")")
+        }
+
+        @Test(
+            "bad --threads values and a --host that is not an IPv4 address are refused with the reason",
+            arguments: [
+                (["--threads", "0"], "--threads"), (["--threads", "257"], "--threads"),
+                (["--threads", "2", "--host", "localhost"], "IPv4"),
+            ])
+        func refused(arguments: [String], reason: String) async throws {
+            let ending = try await ServerHarness.ending(arguments)
+            #expect(ending.status != nil && ending.status != 0)
+            #expect(ending.log.contains(reason), "\(ending.log)")
+        }
+    }
+}
