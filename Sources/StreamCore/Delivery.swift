@@ -10,20 +10,17 @@ struct Delivery: Sendable {
     /// `{"op":"loc","sub":"…",`, encoded once per subscription.
     let prefix: [UInt8]
     let generation: UInt64
-    let metrics: StreamMetrics
-    let logger: Logger
+    /// The node, for its metrics and logger: one reference, where copies of both would
+    /// add a hundred bytes or more to every subscription.
+    let node: Node
     let connectionID: String
 
-    init(
-        sink: any FrameSink, sub: String, generation: UInt64, metrics: StreamMetrics, logger: Logger,
-        connectionID: String
-    ) {
+    init(sink: any FrameSink, sub: String, generation: UInt64, node: Node, connectionID: String) {
         self.sink = sink
         self.sub = sub
         self.prefix = LocationFrame.prefix(sub: sub)
         self.generation = generation
-        self.metrics = metrics
-        self.logger = logger
+        self.node = node
         self.connectionID = connectionID
     }
 
@@ -73,7 +70,7 @@ struct Delivery: Sendable {
         let outcome = sink.send(head: prefix, body: update.body, key: update.location.device, generation: generation)
         if let receivedAt, outcome.isQueued {
             let elapsed = ContinuousClock.now - receivedAt
-            metrics.publishToSend.observe(elapsed.seconds)
+            node.metrics.publishToSend.observe(elapsed.seconds)
         }
         return record(outcome)
     }
@@ -90,18 +87,19 @@ struct Delivery: Sendable {
     private func record(_ outcome: SinkOutcome) -> Bool {
         switch outcome {
         case .queued:
-            metrics.framesSent.increment()
+            node.metrics.framesSent.increment()
             return true
         case .conflated(let dropped):
-            metrics.framesSent.increment()
-            metrics.framesDropped["conflated"]?.increment(by: dropped)
+            node.metrics.framesSent.increment()
+            node.metrics.framesDropped["conflated"]?.increment(by: dropped)
             return true
         case .stopped:
             return false
         case .slowConsumerClosed(let dropped):
-            metrics.framesDropped["slow_consumer_closed"]?.increment(by: dropped + 1)
-            metrics.slowConsumersClosed.increment()
-            logger.warning("slow consumer closed", ["conn": connectionID, "code": 4008, "dropped_frames": dropped + 1])
+            node.metrics.framesDropped["slow_consumer_closed"]?.increment(by: dropped + 1)
+            node.metrics.slowConsumersClosed.increment()
+            node.logger.warning(
+                "slow consumer closed", ["conn": connectionID, "code": 4008, "dropped_frames": dropped + 1])
             return false
         }
     }

@@ -185,9 +185,7 @@ public final class SubscriptionScope {
         let ack = ServerMessage.subscribed(sub: request.sub, restarted: replaced, snapshot: snapshot)
         let purged = sink.advance(to: generation, ack: ack.encoded())
         if purged > 0 { metrics.framesDropped["purged_on_switch"]?.increment(by: purged) }
-        return Delivery(
-            sink: sink, sub: request.sub, generation: generation, metrics: metrics, logger: node.logger,
-            connectionID: connectionID)
+        return Delivery(sink: sink, sub: request.sub, generation: generation, node: node, connectionID: connectionID)
     }
 
     /// Ends the running subscription and acknowledges with `unsubscribed`.

@@ -15,18 +15,23 @@ struct TokenWatch {
         remaining: Duration, authentication: TokenAuthentication, sink: any FrameSink, queue: TimerQueue
     ) -> TokenWatch {
         let warnIn = remaining - authentication.warningLead
-        let warning = ServerMessage.error(ProtocolError(.unauthorized, "token expiring")).encoded()
         var timers: [TimerQueue.Timer] = []
         if warnIn > .zero {
-            timers.append(queue.schedule(after: warnIn) { sink.sendControl(warning) })
+            timers.append(queue.schedule(after: warnIn) { sendWarning(to: sink) })
         } else {
-            sink.sendControl(warning)
+            sendWarning(to: sink)
         }
         timers.append(
             queue.schedule(after: remaining + authentication.leeway) {
                 sink.close(code: 1008, reason: "token expired")
             })
         return TokenWatch(queue: queue, timers: timers)
+    }
+
+    /// Sends `token expiring`, encoded only now: a frame made when the watch starts would
+    /// be kept by every authenticated connection for the token's whole life.
+    private static func sendWarning(to sink: any FrameSink) {
+        sink.sendControl(ServerMessage.error(ProtocolError(.unauthorized, "token expiring")).encoded())
     }
 
     /// Closes the connection with 1008 unless cancelled (by a valid token) within `timeout`.

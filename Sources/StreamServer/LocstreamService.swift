@@ -67,7 +67,7 @@ struct LocstreamService: WebSocketServerDelegate {
     private func opened(_ connection: WebSocketConnection) -> Route {
         metrics.connectionsOpened.increment()
         metrics.connections.add(1)
-        let request = connection.request
+        let request = connection.takeRequest()
         let name = connectionNames.name(connection.id)
         logger.info("connection opened", ["conn": name, "peer": request.remoteAddress, "path": request.path])
         guard request.path != EchoEndpoint.path else { return .echo }

@@ -8,8 +8,8 @@ import Locking
 final class ConnectionChannel: Sendable {
     let id: ConnectionID
     /// What the peer sent in its upgrade request (server side), or the path asked for
-    /// (client side).
-    let request: UpgradeRequest
+    /// (client side), until `takeRequest` hands it out.
+    private let request: Locked<UpgradeRequest?>
     let outbox: Locked<Outbox>
     /// The executor of the connection's service thread (server side), on which its
     /// subscription tasks run.
@@ -27,9 +27,14 @@ final class ConnectionChannel: Sendable {
     ) {
         self.id = id
         self.executor = executor
-        self.request = request
+        self.request = Locked(request)
         self.notifyLoop = notifyLoop
         outbox = Locked(Outbox(policy: policy))
+    }
+
+    /// The upgrade request, once; later calls get an empty one.
+    func takeRequest() -> UpgradeRequest {
+        request.withLock { $0.take() } ?? UpgradeRequest()
     }
 
     // MARK: Writing (any thread)

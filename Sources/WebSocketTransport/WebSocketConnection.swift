@@ -8,8 +8,11 @@
 public struct WebSocketConnection: Sendable {
     /// Unique within the process.
     public var id: ConnectionID { channel.id }
-    /// What the peer sent in its upgrade request (client side: the path asked for).
-    public var request: UpgradeRequest { channel.request }
+    /// What the peer sent in its upgrade request (client side: the path asked for),
+    /// handed out once: the connection then forgets it, so an open connection does not
+    /// keep its headers and query (a token in them is hundreds of bytes). Later calls get
+    /// an empty request.
+    public func takeRequest() -> UpgradeRequest { channel.takeRequest() }
     let channel: ConnectionChannel
 
     /// The executor of the service thread that serves this connection (nil for a client
