@@ -159,12 +159,15 @@ final class ServerLoop: ServiceLoop {
     }
 
     /// Hands an accepted socket to lws, which serves it as if it had accepted it (TLS
-    /// first, with `--tls-cert`); closes it when lws cannot.
+    /// first, with `--tls-cert`). When lws cannot, it has closed the socket itself.
     private func adopt(_ descriptor: Int32) {
-        guard let vhost, lws_adopt_socket_vhost(vhost, descriptor) != nil else {
+        guard let vhost else {
+            // Not reached: the acceptor starts once every context exists.
             close(descriptor)
-            logger.warning("accepted socket not served", ["reason": "lws could not adopt it"])
             return
+        }
+        if lws_adopt_socket_vhost(vhost, descriptor) == nil {
+            logger.warning("accepted socket not served", ["reason": "lws could not adopt it"])
         }
     }
 

@@ -14,6 +14,7 @@ final class SocketAcceptor: Sendable {
     /// The port it listens on (the one picked, when asked for 0).
     let port: Int
     private let descriptor: Int32
+    private let isRunning = Locked(false)
     private let isStopping = Locked(false)
     private let ended = OneShot<Void>()
 
@@ -55,6 +56,7 @@ final class SocketAcceptor: Sendable {
     /// Starts the `lws-accept` thread: every accepted socket, non-blocking and without
     /// Nagle's delay, goes to `handOff` with the index of the thread to serve it.
     func start(threads: Int, logger: Logger, handOff: @escaping @Sendable (Int32, Int) -> Void) {
+        isRunning.withLock { $0 = true }
         NamedThread.start("lws-accept") { [self] in
             var next = 0
             while let accepted = acceptNext(logger: logger) {
@@ -65,19 +67,24 @@ final class SocketAcceptor: Sendable {
         }
     }
 
-    /// Stops accepting, waits for the thread to end, and closes the listening socket.
+    /// Stops accepting, waits for the thread to end (if it was started), and closes the
+    /// listening socket.
     func stop() async {
         isStopping.withLock { $0 = true }
-        // Wakes the blocked accept(), which then fails with EINVAL.
-        shutdown(descriptor, Int32(SHUT_RDWR))
-        _ = await ended.value()
+        if isRunning.withLock({ $0 }) {
+            // Wakes the blocked accept(), which then fails with EINVAL.
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            _ = await ended.value()
+        }
         close(descriptor)
     }
 
     /// The next accepted socket, or nil once stopping. Failures that a later accept may
     /// not have (a peer gone before it was accepted, no descriptor left for a moment)
-    /// are logged and waited out briefly, so they never spin the thread.
+    /// are waited out briefly, so they never spin the thread, and logged once every
+    /// hundred in a row.
     private func acceptNext(logger: Logger) -> Int32? {
+        var failures = 0
         while !isStopping.withLock({ $0 }) {
             let accepted = accept(descriptor, nil, nil)
             if accepted >= 0 {
@@ -91,7 +98,10 @@ final class SocketAcceptor: Sendable {
             case EINTR, ECONNABORTED, EAGAIN: continue
             case EINVAL where isStopping.withLock({ $0 }): return nil
             default:
-                logger.warning("accept failed", ["reason": Self.errorText()])
+                if failures % 100 == 0 {
+                    logger.warning("accept failed", ["reason": Self.errorText(), "in_a_row": failures + 1])
+                }
+                failures += 1
                 usleep(10_000)
             }
         }

@@ -71,6 +71,56 @@ extension EndToEnd {
             }
         }
 
+        @Test(
+            "out of descriptors, the accept thread waits and says so; the bystander carries on, and clients get in again once descriptors are free"
+        )
+        func outOfDescriptors() async throws {
+            let temporary = try TemporaryDirectory(prefix: "locstream-nofile")
+            let binaries = try Self.limitedServer(openFiles: 64, in: temporary.url)
+            let server = try await ServerHarness(["--threads", "2"], binDirectory: binaries)
+            let bystander = try await Bystander(server)
+            // Connected by the kernel, queued on the listening socket, accepted until the
+            // server has no descriptor left.
+            var flood = try (0..<80).map { _ in try RawSocket(port: server.port) }
+            #expect(await server.logLine(containing: "accept failed") != nil)
+            #expect(server.log.contains("Too many open files"))
+            let before = bystander.frames
+            let moving = await eventually(within: .seconds(5)) { bystander.frames >= before + 5 }
+            #expect(moving, "the bystander's frames still flow")
+            flood.removeAll()  // closes them
+            let admitted = await eventually(within: .seconds(15)) {
+                (try? RawWebSocket(port: server.port, path: "/v1/stream").handshake.contains(" 101 ")) == true
+            }
+            #expect(admitted)
+            await bystander.expectUnharmed()
+            withExtendedLifetime(temporary) {}
+        }
+
+        @Test("--threads 2 with TLS files lws cannot load: the start fails, says why and exits, without hanging")
+        func contextFailure() async throws {
+            let temporary = try TemporaryDirectory(prefix: "locstream-bad-tls")
+            let pem = temporary.url.appendingPathComponent("not.pem")
+            try "not a certificate\n".write(to: pem, atomically: true, encoding: .utf8)
+            let ending = try await ServerHarness.ending(
+                ["--threads", "2", "--tls-cert", pem.path, "--tls-key", pem.path], within: .seconds(20))
+            #expect(ending.status != nil && ending.status != 0, "\(ending.log)")
+            #expect(ending.log.contains("cannot start"), "\(ending.log)")
+            withExtendedLifetime(temporary) {}
+        }
+
+        /// A `stream-server` in `directory` that runs the real one with at most
+        /// `openFiles` descriptors (util-linux `prlimit`).
+        static func limitedServer(openFiles: Int, in directory: URL) throws -> URL {
+            let bin = directory.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let real = ServerHarness.binDirectory.appendingPathComponent("stream-server").path
+            let script = "#!/bin/sh\nexec prlimit --nofile=\(openFiles):\(openFiles) '\(real)' \"$@\"\n"
+            let wrapper = bin.appendingPathComponent("stream-server")
+            try script.write(to: wrapper, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+            return bin
+        }
+
         @Test("--threads 1: lws listens itself, with no accept thread")
         func oneThread() async throws {
             let server = try await ServerHarness(["--threads", "1"])
