@@ -8,8 +8,8 @@ import Observability
 /// a client that keeps sending them spends its error budget and is closed with 1008.
 /// Publishing is rate-limited per identity (`PublishIdentity`), with HTTP publishes.
 ///
-/// A session is driven by its connection's task alone: `open`, then `handle` for each
-/// message in order, then `close`.
+/// A session is driven by its connection alone: `open`, then `handle` for each message
+/// in order (each awaited before the next starts), then `close`.
 public final class StreamSession {
     private let connectionID: String
     private let peer: String
@@ -37,9 +37,8 @@ public final class StreamSession {
     /// `?token=`, if any). False when the connection is being closed. The caller then
     /// passes each message to `handle` and calls `close` at the end.
     ///
-    /// `open`, `handle` and `close` are never inlined: the connection's task waits for
-    /// its next message in the caller's async frame, which every idle connection keeps,
-    /// so that frame must not grow by their locals.
+    /// `open`, `handle` and `close` are never inlined, so their locals stay off the async
+    /// frames of the task that answers messages (see `handle`).
     @inline(never)
     public func open(upgradeToken: String?) -> Bool {
         sink.sendControl(ServerMessage.welcome(conn: connectionID, node: node.name).encoded())
@@ -63,7 +62,7 @@ public final class StreamSession {
 
     /// Answers one message; false when the connection is being closed. Only the op's
     /// `AwaitedStep` is awaited here, between two synchronous, never-inlined halves, so
-    /// this stays the deepest frame the connection's task keeps while idle.
+    /// the task answering messages (which lives while messages wait) stays in one slab.
     @inline(never)
     public func handle(_ bytes: [UInt8], isBinary: Bool) async -> Bool {
         switch answer(bytes, isBinary: isBinary) {

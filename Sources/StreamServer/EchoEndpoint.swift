@@ -2,14 +2,24 @@ import WebSocketTransport
 
 /// `/v1/echo`: returns every message unchanged, text as text and binary as binary.
 /// Enabled by `--enable-echo`; it exists for protocol conformance tests.
-enum EchoEndpoint {
+final class EchoEndpoint: MessageHandler {
     static let path = "/v1/echo"
+    private let connection: WebSocketConnection
+    private let metrics: ServerMetrics
 
-    /// Serves one echo connection until it closes.
-    static func serve(_ connection: WebSocketConnection, metrics: ServerMetrics) async {
-        for await message in connection.messages {
-            connection.send(OutboundFrame(opcode: message.isBinary ? .binary : .text, body: message.bytes))
-            metrics.echoMessages.increment()
-        }
+    /// Echoes what `connection` receives.
+    init(_ connection: WebSocketConnection, metrics: ServerMetrics) {
+        self.connection = connection
+        self.metrics = metrics
+    }
+
+    func handle(_ message: InboundMessage) async -> Bool {
+        connection.send(OutboundFrame(opcode: message.isBinary ? .binary : .text, body: message.bytes))
+        metrics.echoMessages.increment()
+        return true
+    }
+
+    func end() {
+        metrics.connections.add(-1)
     }
 }

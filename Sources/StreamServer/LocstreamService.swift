@@ -40,16 +40,16 @@ struct LocstreamService: WebSocketServerDelegate {
         return .reject(status: status)
     }
 
-    func serve(_ connection: WebSocketConnection) async {
+    func open(_ connection: WebSocketConnection) -> sending (any MessageHandler)? {
         switch opened(connection) {
         case .echo:
-            await EchoEndpoint.serve(connection, metrics: metrics)
+            return EchoEndpoint(connection, metrics: metrics)
         case .stream(let session):
-            await StreamEndpoint.serve(connection, session: session)
+            return StreamEndpoint(session: session, metrics: metrics)
         case .closing:
-            break
+            metrics.connections.add(-1)
+            return nil
         }
-        metrics.connections.add(-1)
     }
 
     /// Who serves an open connection.
@@ -61,9 +61,7 @@ struct LocstreamService: WebSocketServerDelegate {
         case closing
     }
 
-    /// Counts and logs a new connection, picks its route and opens a stream session. It is synchronous and never
-    /// inlined, so its temporaries stay off the async frame every idle connection keeps.
-    @inline(never)
+    /// Counts and logs a new connection, picks its route and opens a stream session.
     private func opened(_ connection: WebSocketConnection) -> Route {
         metrics.connectionsOpened.increment()
         metrics.connections.add(1)

@@ -3,13 +3,22 @@ import WebSocketTransport
 
 /// `/v1/stream`: the location protocol. Each message goes to the connection's
 /// `StreamSession`, one at a time, until the connection closes or the session closes it.
-enum StreamEndpoint {
-    /// Serves one stream connection until it closes; `session` has been opened
-    /// (`StreamSession.open`), and is closed here at the end.
-    static func serve(_ connection: WebSocketConnection, session: StreamSession) async {
-        defer { session.close() }
-        for await message in connection.messages {
-            guard !Task.isCancelled, await session.handle(message.bytes, isBinary: message.isBinary) else { return }
-        }
+final class StreamEndpoint: MessageHandler {
+    private let session: StreamSession
+    private let metrics: ServerMetrics
+
+    /// Serves a session that has been opened (`StreamSession.open`); it is closed in `end`.
+    init(session: StreamSession, metrics: ServerMetrics) {
+        self.session = session
+        self.metrics = metrics
+    }
+
+    func handle(_ message: InboundMessage) async -> Bool {
+        await session.handle(message.bytes, isBinary: message.isBinary)
+    }
+
+    func end() {
+        session.close()
+        metrics.connections.add(-1)
     }
 }

@@ -159,7 +159,7 @@ final class ClientLoop: ServiceLoop {
         if let socket = client.socket {
             socket.closed()
         } else {
-            client.request.channel.inbound.withLock { $0.finish() }
+            client.request.channel.finishInbound()
             _ = client.request.channel.outbox.withLock { $0.close() }
         }
     }

@@ -77,6 +77,26 @@ final class ConnectionChannel: Sendable {
         if schedule { notifyLoop(id) }
     }
 
+    // MARK: Answering (server side)
+
+    /// Parks the handler `WebSocketServerDelegate.open` returned: a drain starts with it
+    /// when the first message arrives (`LiveSocket.receive`).
+    func park(_ handler: sending any MessageHandler) {
+        let parcel = Parcel(handler)
+        _ = inbound.withLock { $0.park(parcel) }
+    }
+
+    /// The connection is gone: cancels a running drain first, then ends the inbound
+    /// sequence, and ends the handler if it is parked (a running drain ends it itself).
+    func finishInbound() {
+        inbound.withLock { $0.drain.take() }?.cancel()
+        let parked = inbound.withLock { queue in
+            queue.finish()
+            return queue.takeParkedHandler()
+        }
+        parked?.open()?.end()
+    }
+
     // MARK: Reading (consumer task)
 
     /// The next message, or `nil` at the end or when the calling task is cancelled.

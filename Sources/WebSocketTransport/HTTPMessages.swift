@@ -76,9 +76,10 @@ public enum UpgradeDecision: Sendable, Equatable {
 public protocol WebSocketServerDelegate: Sendable {
     /// Decides an upgrade. Called on the service thread: it must return at once.
     func decideUpgrade(_ request: UpgradeRequest) -> UpgradeDecision
-    /// Serves one accepted connection. The task running this is cancelled when the
-    /// connection closes; when it returns, the connection is closed with 1000.
-    func serve(_ connection: WebSocketConnection) async
+    /// Opens one accepted connection, on the service thread (it must return at once):
+    /// the handler of its messages, or nil to close it with 1000 after what it queued.
+    /// A message's task is cancelled when the connection closes.
+    func open(_ connection: WebSocketConnection) -> sending (any MessageHandler)?
     /// Answers one HTTP request.
     func respond(to request: HTTPRequest) async -> HTTPResponse
 }

@@ -1,4 +1,9 @@
+import Locking
+
 /// Messages received but not yet consumed, bounded by a high watermark.
+///
+/// A client connection's consumer is a task that waits in `waiter`; a server
+/// connection's is its `MessageHandler`, parked here while no task answers messages.
 ///
 /// When the queue reaches `highWatermark` messages the service loop stops reading
 /// from the socket (`lws_rx_flow_control`); once the consumer drains it to
@@ -23,16 +28,40 @@ struct InboundQueue {
 
     var count: Int { messages.count - head }
 
-    /// Adds a message: hands it to a waiting consumer, or queues it.
-    /// Returns true when the queue is full and reading should pause.
-    mutating func deliver(_ message: InboundMessage) -> Bool {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume(returning: message)
-            return false
-        }
+    /// Server side: the connection's message handler while no task answers its messages
+    /// (`MessageDrain`); nil while one does, and once it has ended.
+    private var parkedHandler: Parcel<any MessageHandler>?
+
+    /// Queues a message (server side). Returns whether the queue is full and reading
+    /// should pause, and the parked handler, if any: the caller starts a task with it.
+    mutating func deliver(_ message: InboundMessage) -> (full: Bool, handler: Parcel<any MessageHandler>?) {
         messages.append(message)
-        return count >= Self.highWatermark
+        return (count >= Self.highWatermark, parkedHandler.take())
+    }
+
+    /// The running drain (server side), for a close to cancel; nil once it has parked its
+    /// handler, so a finished task is not kept.
+    var drain: Task<Void, Never>?
+
+    /// Parks `handler` (server side) when nothing is queued and the connection is open.
+    mutating func park(_ handler: Parcel<any MessageHandler>) -> ParkOutcome {
+        if isFinished {
+            drain = nil
+            return .closed
+        }
+        guard count == 0 else { return .messagesWaiting }
+        parkedHandler = handler
+        drain = nil
+        return .parked
+    }
+
+    /// What `park` did.
+    enum ParkOutcome {
+        case parked
+        /// Messages arrived meanwhile: the caller answers them first.
+        case messagesWaiting
+        /// The connection has closed: the caller ends the handler.
+        case closed
     }
 
     /// Adds a message without resuming a waiting consumer: the service loop calls `wake()`
@@ -82,6 +111,12 @@ struct InboundQueue {
         guard let waiter else { return }
         self.waiter = nil
         waiter.resume(returning: pop())
+    }
+
+    /// Takes the parked handler (server side), if any: for the caller to end it once the
+    /// queue has finished.
+    mutating func takeParkedHandler() -> Parcel<any MessageHandler>? {
+        parkedHandler.take()
     }
 
     /// Resumes a waiting consumer with `nil` (end or cancellation).

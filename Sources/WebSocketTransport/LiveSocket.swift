@@ -1,4 +1,5 @@
 import CWebsockets
+import Locking
 
 /// A WebSocket a service loop is serving: the lws handle, the shared channel, and the
 /// message being assembled. Server and client loops share it; it lives on, and is used
@@ -6,8 +7,6 @@ import CWebsockets
 final class LiveSocket {
     let wsi: OpaquePointer
     let channel: ConnectionChannel
-    /// The task serving the connection (server side), cancelled first on close.
-    var task: Task<Void, Never>?
     private var assembler: MessageAssembler
     /// lws 4.1.6 mishandles `lws_rx_flow_control(wsi, 0)` on TLS connections: bytes
     /// OpenSSL already holds keep the connection serviced, and lws spins appending them
@@ -67,8 +66,18 @@ final class LiveSocket {
         case .complete(let message):
             let canPause = canPauseReading
             let defers = defersWake
+            let channel = self.channel
             let (pause, overrun, wake) = channel.inbound.withLock { queue in
-                let (full, wake) = defers ? queue.deliverDeferringWake(message) : (queue.deliver(message), false)
+                let full: Bool
+                var wake = false
+                if defers {
+                    (full, wake) = queue.deliverDeferringWake(message)
+                } else {
+                    // Server side: the first message since the handler parked starts a drain.
+                    let handler: Parcel<any MessageHandler>?
+                    (full, handler) = queue.deliver(message)
+                    if let handler { queue.drain = MessageDrain.start(handler, on: channel) }
+                }
                 let pause = full && canPause && !queue.isReadingPaused
                 if pause { queue.isReadingPaused = true }
                 return (pause, !canPause && queue.count >= InboundQueue.unpausableLimit, wake)
@@ -213,11 +222,10 @@ final class LiveSocket {
         }
     }
 
-    /// The connection is gone: cancel its task first, then end its inbound sequence
+    /// The connection is gone: end its inbound side (`ConnectionChannel.finishInbound`)
     /// and drop what was queued. No callback touches it afterwards.
     func closed() {
-        task?.cancel()
-        channel.inbound.withLock { $0.finish() }
+        channel.finishInbound()
         channel.outbox.withLock { outbox in
             _ = outbox.close()
             return outbox.takeRoomWaiter()

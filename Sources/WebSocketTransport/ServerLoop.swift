@@ -266,15 +266,15 @@ final class ServerLoop: ServiceLoop {
         sockets[id] = socket
         counts.opened(from: request.remoteAddress)
         let connection = WebSocketConnection(channel: channel)
-        let delegate = self.delegate
-        // The connection's task runs on this thread, in the turn that read its messages:
-        // a publish fans out and a switch queues its ack with no hand-off to the pool and
-        // back (on the pool, the two threads' wake-ups cost more than the work at 600k
-        // frames/s; deploy/loadtest/results/fanout.md).
-        socket.task = Task(executorPreference: executor) {
-            await delegate.serve(connection)
+        // Its messages are answered on this thread, in the turn that read them: a publish
+        // fans out and a switch queues its ack with no hand-off to the pool and back (on
+        // the pool, the two threads' wake-ups cost more than the work at 600k frames/s;
+        // deploy/loadtest/results/fanout.md).
+        guard let handler = delegate.open(connection) else {
             channel.close(CloseRequest(code: 1000))
+            return
         }
+        channel.park(handler)
     }
 
     private func closed(_ id: ConnectionID) {

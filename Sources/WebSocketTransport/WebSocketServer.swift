@@ -4,7 +4,8 @@ import Locking
 /// A WebSocket and HTTP server on libwebsockets, on `threads` service threads.
 ///
 /// `start()` binds and returns the port. Each accepted WebSocket is handed to the
-/// delegate's `serve(_:)` in a task of its own, cancelled when the connection closes;
+/// delegate's `open(_:)`, and its messages to the `MessageHandler` that returns, in a
+/// task that runs while messages wait and is cancelled when the connection closes;
 /// each HTTP request to `respond(to:)`. With one thread its lws context listens; with
 /// more, a `SocketAcceptor` listens and deals the sockets out in turn, each thread
 /// running a context of its own. `shutdown` refuses new upgrades, closes every WebSocket

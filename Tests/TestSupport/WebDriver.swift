@@ -22,21 +22,35 @@ package final class WebDriver {
     private let port: Int
     private var session: String?
 
+    /// Starts `chromedriver` on a free loopback port. It listens on IPv6 too, and exits
+    /// when the port is taken there (by another test's socket, since the port was only
+    /// checked on IPv4): then it is started again on another port, up to 5 times.
+    private static func launch() async throws -> (Process, ProcessOutput, Int) {
+        var attempt = 1
+        while true {
+            let port = try LoopbackPort.free()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: chromedriverPath)
+            process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            let output = ProcessOutput(reading: pipe)
+            try process.run()
+            if await output.firstLine(containing: "started successfully", within: .seconds(20)) != nil {
+                return (process, output, port)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            guard attempt < 5, output.text.contains("port not available") else {
+                throw WebDriverError.driverDidNotStart(output.text)
+            }
+            attempt += 1
+        }
+    }
+
     /// Starts `chromedriver` and a headless browser session with a `width` × `height` window.
     package init(width: Int = 1280, height: Int = 800) async throws {
-        port = try LoopbackPort.free()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        output = ProcessOutput(reading: pipe)
-        try process.run()
-        guard await output.firstLine(containing: "started successfully", within: .seconds(20)) != nil else {
-            kill(process.processIdentifier, SIGKILL)
-            throw WebDriverError.driverDidNotStart(output.text)
-        }
+        (process, output, port) = try await Self.launch()
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [

@@ -35,12 +35,12 @@ struct InboundQueueTests {
     func highWatermark() {
         var queue = InboundQueue()
         var pauses: [Bool] = []
-        for index in 0...InboundQueue.highWatermark { pauses.append(queue.deliver(message(index))) }
+        for index in 0...InboundQueue.highWatermark { pauses.append(queue.deliver(message(index)).full) }
         #expect(pauses == Array(repeating: false, count: InboundQueue.highWatermark - 1) + [true, true])
         #expect(queue.count == InboundQueue.highWatermark + 1)
         // Drained below the watermark, it asks again only when it fills up again.
         while queue.count > InboundQueue.lowWatermark { _ = queue.pop() }
-        let pausedAgain = queue.deliver(message(-1))
+        let pausedAgain = queue.deliver(message(-1)).full
         #expect(!pausedAgain)
         #expect(InboundQueue.lowWatermark < InboundQueue.highWatermark)
     }
@@ -63,17 +63,27 @@ struct InboundQueueTests {
         #expect(expected == next)
     }
 
-    @Test("a waiting consumer gets the next message directly; nothing is queued")
-    func handOver() async {
-        let (queue, consumer) = await waitingConsumer()
-        let full = queue.withLock { $0.deliver(message(1)) }
-        #expect(!full)
-        #expect(await consumer.value == message(1))
-        #expect(queue.withLock { $0.count == 0 && $0.waiter == nil })
-        // The next message, with no one waiting, is queued.
-        _ = queue.withLock { $0.deliver(message(2)) }
-        let popped = queue.withLock { $0.pop() }
-        #expect(popped == message(2))
+    @Test("a parked handler goes to the next delivery, once; park refuses while messages wait")
+    func parkedHandler() {
+        var queue = InboundQueue()
+        #expect(queue.park(Parcel(SilentHandler())) == .parked)
+        let first = queue.deliver(message(1))
+        #expect(first.handler?.open() != nil, "the first message starts a drain")
+        #expect(queue.deliver(message(2)).handler == nil, "a drain holds it: no second one")
+        #expect(queue.park(Parcel(SilentHandler())) == .messagesWaiting)
+        #expect(queue.popAll() == [message(1), message(2)])
+        #expect(queue.park(Parcel(SilentHandler())) == .parked)
+        #expect(queue.deliver(message(3)).handler != nil)
+    }
+
+    @Test("after finish, park says closed, and a parked handler is taken to be ended")
+    func parkAfterFinish() {
+        var queue = InboundQueue()
+        #expect(queue.park(Parcel(SilentHandler())) == .parked)
+        queue.finish()
+        #expect(queue.takeParkedHandler()?.open() != nil)
+        #expect(queue.takeParkedHandler() == nil)
+        #expect(queue.park(Parcel(SilentHandler())) == .closed)
     }
 
     @Test("finish wakes a waiting consumer with nil and marks the end")
@@ -134,4 +144,10 @@ struct InboundQueueTests {
         _ = queue.deliver(message(10))
         #expect(queue.popAll() == [message(10)])
     }
+}
+
+/// A handler that answers nothing, for the parking tests.
+private final class SilentHandler: MessageHandler {
+    func handle(_ message: InboundMessage) async -> Bool { true }
+    func end() {}
 }

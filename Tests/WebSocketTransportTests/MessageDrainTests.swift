@@ -1,0 +1,90 @@
+import Locking
+import TestSupport
+import Testing
+
+@testable import WebSocketTransport
+
+/// The task that answers a server connection's messages only while some are queued:
+/// order, parking between bursts, and `end` called once on every way a connection ends.
+@Suite("message drain")
+struct MessageDrainTests {
+    /// A channel with `handler` parked, as `ServerLoop.open` leaves a new connection.
+    private func parkedChannel(_ handler: sending RecordingHandler) -> ConnectionChannel {
+        let channel = ConnectionChannel(id: ConnectionID(1), request: UpgradeRequest()) { _ in }
+        channel.park(handler)
+        return channel
+    }
+
+    /// What `LiveSocket.receive` does with a message on the server side.
+    private func receive(_ text: String, on channel: ConnectionChannel) {
+        channel.inbound.withLock { queue in
+            let (_, handler) = queue.deliver(InboundMessage(bytes: Array(text.utf8)))
+            if let handler { queue.drain = MessageDrain.start(handler, on: channel) }
+        }
+    }
+
+    @Test("messages are answered in order; the handler parks between bursts, and the next message starts a drain")
+    func orderAndParking() async {
+        let log = Locked<[String]>([])
+        let channel = parkedChannel(RecordingHandler(log: log))
+        for index in 0..<50 { receive("m\(index)", on: channel) }
+        #expect(await eventually { log.withLock { $0.count } == 50 })
+        #expect(await eventually { channel.inbound.withLock { $0.drain == nil } })
+        receive("later", on: channel)
+        #expect(await eventually { log.withLock { $0.count } == 51 })
+        #expect(log.withLock { $0 } == (0..<50).map { "m\($0)" } + ["later"])
+        channel.finishInbound()
+        #expect(log.withLock { $0.last } == "end")
+    }
+
+    @Test("a connection that closes while a message is answered: the drain is cancelled and ends the handler once")
+    func closeWhileAnswering() async {
+        let log = Locked<[String]>([])
+        let gate = OneShot<Void>()
+        let channel = parkedChannel(RecordingHandler(log: log, gate: gate))
+        receive("slow", on: channel)
+        receive("never", on: channel)
+        #expect(await eventually { log.withLock { $0 } == ["slow"] })
+        channel.finishInbound()
+        #expect(log.withLock { $0 } == ["slow"], "the running drain ends the handler, not the close")
+        gate.fulfil(())
+        #expect(await eventually { log.withLock { $0 } == ["slow", "end"] })
+        #expect(channel.inbound.withLock { $0.takeParkedHandler() } == nil)
+    }
+
+    @Test("a handler that answers false is ended, its connection closes with 1000, and later messages start nothing")
+    func handlerCloses() async {
+        let log = Locked<[String]>([])
+        let channel = parkedChannel(RecordingHandler(log: log))
+        receive("close", on: channel)
+        #expect(await eventually { log.withLock { $0 } == ["close", "end"] })
+        #expect(channel.outbox.withLock { $0.pendingClose?.code } == 1000)
+        let starts = channel.inbound.withLock { $0.deliver(InboundMessage(bytes: Array("after".utf8))).handler != nil }
+        #expect(!starts, "no handler is parked, so a later message starts no drain")
+        channel.finishInbound()
+        #expect(log.withLock { $0 } == ["close", "end"], "ended once")
+    }
+}
+
+/// Logs each message it answers, then `end`; waits for `gate` on its first message, and
+/// answers false to "close".
+private final class RecordingHandler: MessageHandler {
+    private let log: Locked<[String]>
+    private let gate: OneShot<Void>?
+
+    init(log: Locked<[String]>, gate: OneShot<Void>? = nil) {
+        self.log = log
+        self.gate = gate
+    }
+
+    func handle(_ message: InboundMessage) async -> Bool {
+        let text = String(decoding: message.bytes, as: UTF8.self)
+        log.withLock { $0.append(text) }
+        if let gate { _ = await gate.value() }
+        return text != "close"
+    }
+
+    func end() {
+        log.withLock { $0.append("end") }
+    }
+}
