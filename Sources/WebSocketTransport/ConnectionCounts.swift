@@ -14,20 +14,16 @@ final class ConnectionCounts: Sendable {
     /// Open connections, in all.
     var total: Int { state.withLock { $0.total } }
 
-    /// Which limit a new connection from `address` would pass, or nil when it may open.
-    func limitReached(for address: String, maxTotal: Int, maxPerAddress: Int) -> String? {
+    /// Counts a new connection from `address` and returns nil, or returns the limit it
+    /// would pass and counts nothing. One critical section, so two threads cannot both
+    /// take the last place.
+    func admit(from address: String, maxTotal: Int, maxPerAddress: Int) -> String? {
         state.withLock { state in
             if state.total >= maxTotal { return "max connections" }
             if state.perAddress[address, default: 0] >= maxPerAddress { return "max connections per address" }
-            return nil
-        }
-    }
-
-    /// A connection from `address` opened.
-    func opened(from address: String) {
-        state.withLock { state in
             state.total += 1
             state.perAddress[address, default: 0] += 1
+            return nil
         }
     }
 

@@ -31,6 +31,8 @@ final class ServerLoop: ServiceLoop {
     private var vhost: OpaquePointer?
     private var sockets: [ConnectionID: LiveSocket] = [:]
     private var exchanges: [ConnectionID: HTTPExchange] = [:]
+    /// The peer address of each wsi whose upgrade `counts` holds, until its WSI_DESTROY.
+    private var admitted: [OpaquePointer: String] = [:]
     var busyReaders: [ConnectionID] = []
     private var nextID: UInt64
     private var draining: CloseRequest?
@@ -133,6 +135,8 @@ final class ServerLoop: ServiceLoop {
             if let id, let exchange = exchanges[id] { answer(exchange, id: id) }
         case LWS_CALLBACK_CLOSED_HTTP:
             if let id { exchanges[id] = nil }
+        case LWS_CALLBACK_WSI_DESTROY:
+            if let address = admitted.removeValue(forKey: wsi) { counts.closed(from: address) }
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
@@ -215,15 +219,15 @@ final class ServerLoop: ServiceLoop {
         let refusal =
             HandshakeCheck.refusal(
                 of: head, subprotocol: configuration.subprotocol, bodyLimit: configuration.maxHTTPBodyBytes)
-            ?? decision(for: request)
+            ?? decision(for: request, wsi: wsi)
         guard let refusal else { return 0 }
         refuse(wsi, refusal, peer: request.remoteAddress, what: "upgrade refused")
         return -1
     }
 
-    /// The transport's limits, then the application's decision, as a refusal or nil.
-    private func decision(for request: UpgradeRequest) -> RequestRefusal? {
-        guard case .reject(let status) = admission(for: request) ?? delegate.decideUpgrade(request) else { return nil }
+    /// The transport's limits and the application's decision, as a refusal or nil.
+    private func decision(for request: UpgradeRequest, wsi: OpaquePointer) -> RequestRefusal? {
+        guard case .reject(let status) = admission(for: request, wsi: wsi) else { return nil }
         let message =
             switch status {
             case 403: "this origin may not connect"
@@ -234,19 +238,28 @@ final class ServerLoop: ServiceLoop {
         return RequestRefusal(status, .handshake, message)
     }
 
-    /// The transport's own limits: no upgrades while draining, and at most
-    /// `maxConnections` in all and `maxConnectionsPerAddress` per peer address.
-    private func admission(for request: UpgradeRequest) -> UpgradeDecision? {
+    /// No upgrades while draining; then the application's decision; then at most
+    /// `maxConnections` in all and `maxConnectionsPerAddress` per peer address. An
+    /// upgrade let through is counted here, not once it is established: with several
+    /// service threads, the next client's upgrade may be checked on another thread
+    /// before this one's ESTABLISHED. `LWS_CALLBACK_WSI_DESTROY`, which every wsi gets,
+    /// uncounts it.
+    private func admission(for request: UpgradeRequest, wsi: OpaquePointer) -> UpgradeDecision {
         let reason: String
         if draining != nil {
             reason = "draining"
-        } else if let limit = counts.limitReached(
-            for: request.remoteAddress, maxTotal: configuration.maxConnections,
-            maxPerAddress: configuration.maxConnectionsPerAddress)
-        {
-            reason = limit
         } else {
-            return nil
+            let decision = delegate.decideUpgrade(request)
+            guard decision == .accept else { return decision }
+            guard
+                let limit = counts.admit(
+                    from: request.remoteAddress, maxTotal: configuration.maxConnections,
+                    maxPerAddress: configuration.maxConnectionsPerAddress)
+            else {
+                admitted[wsi] = request.remoteAddress
+                return .accept
+            }
+            reason = limit
         }
         logger.refused("upgrade refused", ["peer": request.remoteAddress, "status": 503, "reason": reason])
         return .reject(status: 503)
@@ -264,7 +277,6 @@ final class ServerLoop: ServiceLoop {
             wsi: wsi, channel: channel, maxMessageBytes: configuration.maxMessageBytes,
             remoteAddress: request.remoteAddress)
         sockets[id] = socket
-        counts.opened(from: request.remoteAddress)
         let connection = WebSocketConnection(channel: channel)
         // Its messages are answered on this thread, in the turn that read them: a publish
         // fans out and a switch queues its ack with no hand-off to the pool and back (on
@@ -281,7 +293,6 @@ final class ServerLoop: ServiceLoop {
         guard let socket = sockets.removeValue(forKey: id) else { return }
         socket.closed()
         configuration.observer?.connectionClosed(id: id, remoteAddress: socket.remoteAddress, code: socket.closeCode)
-        counts.closed(from: socket.remoteAddress)
         if draining != nil, sockets.isEmpty { drained.fulfil(()) }
     }
 

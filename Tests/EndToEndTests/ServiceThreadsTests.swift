@@ -58,6 +58,39 @@ extension EndToEnd {
                     " 101 "))
         }
 
+        @Test("upgrades racing on two threads for the last places: exactly --max-connections are let in")
+        func racingUpgrades() async throws {
+            // Both service threads share one core, so one is often preempted between an
+            // upgrade's check and its ESTABLISHED while the other checks the next; and all
+            // requests are sent before any answer is read. Counted at ESTABLISHED, more
+            // than the limit got 101 in one run of three with 5 rounds.
+            let limit = 20
+            let server = try await ServerHarness(["--threads", "2", "--max-connections", "\(limit)"])
+            let pinned = try CommandResult.run(
+                URL(fileURLWithPath: "/usr/bin/taskset"), ["-a", "-p", "-c", "0", "\(server.pid)"])
+            #expect(pinned.status == 0, "\(pinned.stderr)")
+            for _ in 0..<20 {
+                try await raceForPlaces(on: server, limit: limit)
+                #expect(await eventually { (try? server.metrics()["locstream_connections"]) == 0 })
+            }
+        }
+
+        /// Sends 200 upgrade requests at once, then reads every answer; closes them all on return.
+        private func raceForPlaces(on server: ServerHarness, limit: Int) async throws {
+            let request =
+                "GET /v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            let sockets = try (0..<200).map { _ in try RawSocket(port: server.port) }
+            for socket in sockets { try socket.send(Array(request.utf8)) }
+            let statuses = try sockets.map { socket in
+                String(decoding: try socket.read(until: Array("\r\n".utf8)), as: UTF8.self)
+            }
+            #expect(statuses.filter { $0.contains(" 101 ") }.count == limit)
+            #expect(statuses.filter { $0.contains(" 503 ") }.count == sockets.count - limit)
+            #expect(await eventually { (try? server.metrics()["locstream_connections"]) == limit })
+            withExtendedLifetime(sockets) {}
+        }
+
         @Test("SIGTERM with --threads 2 closes the clients of both threads with 1001; the process exits 0")
         func drainAcrossThreads() async throws {
             try await ServerHarness.withClient(["--threads", "2", "--enable-echo"]) { server, client in
