@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "LocstreamProtocolTests", dependencies: ["LocstreamProtocol"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "WebSocketTransport"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["Locking", "TestSupport", "WebSocketTransport"]),
         .testTarget(
             name: "StreamCoreTests",
             dependencies: ["Auth", "Locking", "StreamCore", "LocstreamProtocol", "Observability"]),
