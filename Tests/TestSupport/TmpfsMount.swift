@@ -35,10 +35,27 @@ package final class TmpfsMount: Sendable {
     }
 
     /// Fills the file system with a file `name` until `leaving` bytes are free; returns
-    /// its path (delete it to give the space back).
+    /// its path (delete it to give the space back). It writes in steps, watching the free
+    /// space, because a server on the mount may be writing at the same time: if the disk
+    /// fills before the file is done, the file gives `leaving` bytes back.
     package func fill(_ name: String = "filler", leaving: Int) throws -> String {
         let filler = path + "/" + name
-        try Data(repeating: 1, count: max(freeBytes - leaving, 0)).write(to: URL(fileURLWithPath: filler))
+        let descriptor = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let step = [UInt8](repeating: 1, count: 64 * 1024)
+        var written = 0
+        while freeBytes > leaving {
+            let count = min(step.count, freeBytes - leaving)
+            let result = step.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+            guard result < 0 else {
+                written += result
+                continue
+            }
+            guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            _ = ftruncate(descriptor, off_t(max(written - leaving, 0)))
+            break
+        }
         return filler
     }
 }
