@@ -25,6 +25,20 @@ wait_ready() {
   return 1
 }
 
+# disk_irq_cpu DIR: prints the CPU that takes the interrupts of the disk holding DIR (a
+# virtio or NVMe device, as /proc/interrupts names it), or nothing when that cannot be told.
+disk_irq_cpu() {
+  local source disk device irq
+  source=$(findmnt -no SOURCE -T "$1" 2>/dev/null | head -n 1) || return 0
+  disk=$(lsblk -no PKNAME "$source" 2>/dev/null | head -n 1)
+  disk=${disk:-$(basename "$source")}
+  device=$(basename "$(readlink -f "/sys/block/$disk/device" 2>/dev/null)")
+  [[ -n "$device" ]] || return 0
+  irq=$(awk -v name="$device" '$0 ~ name"-req|"name"q" {sub(":", "", $1); print $1; exit}' /proc/interrupts)
+  [[ -n "$irq" ]] || return 0
+  cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" 2>/dev/null | cut -d- -f1
+}
+
 # mosquitto_conf MQTT_PORT WS_PORT: prints the Mosquitto configuration of the peer runs:
 # anonymous, no persistence, errors and warnings only, a websockets listener on WS_PORT.
 mosquitto_conf() {

@@ -3,12 +3,14 @@
 # ABBA order (memory, sqlite, sqlite, memory; RUNS=4 repeats that twice). Writes
 # deploy/loadtest/results/store.md and store.jsonl (raw reports, one JSON object a line).
 #
-#   deploy/loadtest/store-figures.sh           # about 8 minutes
+#   deploy/loadtest/store-figures.sh           # about 10 minutes
 #   DURATION=20 RUNS=4 deploy/loadtest/store-figures.sh
 #
-# Runs (the server pinned to core 0, the generator to core 1, each --duration seconds):
+# Runs (the server pinned to one core, the generator to the other, each --duration seconds):
 #   fanout-20k   2,000 subscribers each watching one of 2,000 devices, 20,000 publications/s
-#                (20,000 frames/s): every publication is a store row. Fan-out latency.
+#                (20,000 frames/s): every publication is a store row. Fan-out latency. Where
+#                /dev/shm is a tmpfs, also sqlite with its data directory there ("tmpfs"):
+#                the store's own work without the disk's, to tell the two apart.
 #   peak-P       1,000 subscribers over 1,000 devices offered P publications/s (60k, 120k) by
 #                8 publisher connections: what gets through, and which process saturated.
 #   ack          one publisher, 500 publishes/s with "ack":true, one at a time: publish to
@@ -36,15 +38,25 @@ venv="$here/.venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q websockets
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+shm=
+[[ "$(findmnt -no FSTYPE -T /dev/shm 2>/dev/null | head -n 1)" == tmpfs ]] && shm=$(mktemp -d -p /dev/shm)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work" ${shm:+"$shm"}' EXIT
 port=18411
+# The server runs on the core that takes the disk's interrupts, the generator on another: the
+# store's I/O completions then cost the server, as they would on a server host, instead of
+# delaying the generator's clock, which would measure the instrument rather than the server.
+disk_cpu=$(disk_irq_cpu "$work")
+server_core=${disk_cpu:-0}
+generator_core=$((server_core == 0 ? 1 : 0))
+echo "server on core $server_core, generator on core $generator_core (the disk's interrupts: core ${disk_cpu:-unknown})" >&2
 
-start_server() { # store(memory|sqlite|base|full|kept) extra-options... ; sets $server
+start_server() { # store(memory|sqlite|tmpfs|base|full|kept) extra-options... ; sets $server
   local store=$1 bin=$BIN_DIR
   shift
   local options=(--store memory)
   case "$store" in
     sqlite) options=(--store sqlite --data-dir "$work/data") ;;
+    tmpfs) options=(--store sqlite --data-dir "$shm/data") ;;
     base)
       options=(--store sqlite --data-dir "$work/data")
       bin=$BASE_BIN_DIR
@@ -52,7 +64,7 @@ start_server() { # store(memory|sqlite|base|full|kept) extra-options... ; sets $
     full) options=(--store sqlite --data-dir "$work/data" --sync full) ;;
     kept) options=(--store sqlite --data-dir "$work/data" --max-devices 2000000) ;;
   esac
-  taskset -c 0 "$bin/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
+  taskset -c "$server_core" "$bin/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
     --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
     --log-level warning "$@" 2>"$work/server.log" &
   server=$!
@@ -62,7 +74,7 @@ start_server() { # store(memory|sqlite|base|full|kept) extra-options... ; sets $
 stop_server() {
   kill "$server"
   wait "$server" 2>/dev/null || true
-  rm -rf "$work/data"
+  rm -rf "$work/data" ${shm:+"$shm/data"}
 }
 
 bench() { # store label bench-options...
@@ -70,7 +82,7 @@ bench() { # store label bench-options...
   shift 2
   start_server "$store"
   echo "== $label on $store (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
-  timeout 180 taskset -c 1 "$BIN_DIR/stream-client" bench "ws://127.0.0.1:$port/v1/stream" --server-pid "$server" \
+  timeout 180 taskset -c "$generator_core" "$BIN_DIR/stream-client" bench "ws://127.0.0.1:$port/v1/stream" --server-pid "$server" \
     --clients 2 --duration "$duration" --time-limit 150 --label "$label/$store" --out "$out" \
     "$@" >/dev/null 2>&1 || echo "bench $label on $store failed" >&2
   stop_server
@@ -84,7 +96,7 @@ abba() { # "stores" label bench-options...: the stores, then in reverse order, R
   done
 }
 
-abba "memory sqlite${BASE_BIN_DIR:+ base}" fanout-20k --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000
+abba "memory sqlite${shm:+ tmpfs}${BASE_BIN_DIR:+ base}" fanout-20k --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000
 # Eight publishers: the bench client writes one publish frame per loop turn and connection, so
 # two could not offer 120k/s (they skipped most of it while the server idled at 50-60%).
 for rate in 60000 120000; do
@@ -95,7 +107,7 @@ for _ in $(seq $((runs / 2))); do
   for store in memory sqlite full full sqlite memory; do
     start_server "$store"
     echo "== ack on $store" >&2
-    timeout 120 taskset -c 1 "$venv/bin/python" "$here/store_ack.py" --url "ws://127.0.0.1:$port/v1/stream" \
+    timeout 120 taskset -c "$generator_core" "$venv/bin/python" "$here/store_ack.py" --url "ws://127.0.0.1:$port/v1/stream" \
       --rate 500 --duration "$duration" --time-limit 90 --label "ack/$store" >>"$out" ||
       echo "ack on $store failed" >&2
     stop_server
@@ -116,14 +128,14 @@ for _ in $(seq "$runs"); do
 done
 rm -rf "$work/data"
 
-"$venv/bin/python" "$here/store_table.py" "$out" "$duration" >"$here/results/store.md"
+"$venv/bin/python" "$here/store_table.py" "$out" "$duration" "$server_core" "$generator_core" >"$here/results/store.md"
 {
   echo
   echo "The writer alone (\`store-bench writer-cost\`, 1,000 devices, publishes without ack, $duration s, CPU"
   echo "time, so comparable on a busy machine):"
   echo
   for rate in 20000 60000 20000 60000; do
-    echo "- $(taskset -c 0 "$BIN_DIR/store-bench" writer-cost "$work/writer" 1000 "$rate" "$duration")"
+    echo "- $(taskset -c "$server_core" "$BIN_DIR/store-bench" writer-cost "$work/writer" 1000 "$rate" "$duration")"
   done
 } >>"$here/results/store.md"
 cat "$here/results/store.md"

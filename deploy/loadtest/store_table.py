@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Turns store-figures.sh's raw reports (one JSON object per line, labels RUN/STORE) into
 results/store.md: per run and store the values of every repetition (min–max), their
-median, and the median's ratio to --store memory's. Usage: store_table.py store.jsonl DURATION"""
+median, and the median's ratio to --store memory's; for fanout-20k also the p99 ratio of each
+ABBA cycle, beside memory against itself in the same cycle (the noise).
+Usage: store_table.py store.jsonl DURATION SERVER_CORE GENERATOR_CORE"""
 import json
 import statistics
 import sys
@@ -21,6 +23,28 @@ def ratio(value, reference):
     return f"{value / reference:.2f}×" if value is not None and reference else "n/a"
 
 
+def print_cycles(reports):
+    """The fanout-20k p99 ratios per ABBA cycle (the runs in the order they ran)."""
+    stores = sorted({r["label"].split("/")[1] for r in reports})
+    length = 2 * len(stores)
+    lines = []
+    for start in range(0, len(reports) - length + 1, length):
+        cycle = reports[start:start + length]
+        p99 = defaultdict(list)
+        for report in cycle:
+            p99[report["label"].split("/")[1]].append((report.get("latency_ms") or {}).get("p99") or 0)
+        memory = p99["memory"]
+        if len(memory) != 2 or 0 in memory:
+            continue
+        others = ", ".join(f"{store} {statistics.mean(p99[store]) / statistics.mean(memory):.2f}×"
+                           for store in stores if store != "memory")
+        lines.append(f"- cycle {start // length + 1}: {others}; memory, second run against first: "
+                     f"{memory[1] / memory[0]:.2f}×")
+    if lines:
+        print("\nfanout-20k p99 per ABBA cycle, against the mean of the cycle's two memory runs:\n")
+        print("\n".join(lines))
+
+
 def main():
     reports = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
     groups = defaultdict(list)
@@ -29,12 +53,14 @@ def main():
     runs = sorted({label for label, _ in groups}, key=lambda name: (not name.startswith("fanout"), name))
     print(f"""# The embedded store against `--store memory`, same run
 
-`deploy/loadtest/store-figures.sh`: release build, the server pinned to core 0 and the
-generator to core 1 on a 2-core VM; {sys.argv[2]} s per run, stores in ABBA order (memory,
-sqlite, sqlite, memory; with a base build, its sqlite between them), each figure the median with the min–max over the repetitions in
-parentheses, and the ratio of medians to memory. Payload about 150 bytes of JSON per frame.
-Latency is publish to receipt on the generator's clock; µs/frame is server CPU per delivered
-frame; "saturated" names the process that ran out of CPU.
+`deploy/loadtest/store-figures.sh`: release build on a 2-core VM, the server pinned to core
+{sys.argv[3]} (the one that takes the disk's interrupts, when that can be told) and the generator
+to core {sys.argv[4]}; {sys.argv[2]} s per run, stores in ABBA order (memory, sqlite, sqlite,
+memory; sqlite on a tmpfs and a base build's sqlite, where measured, between them), each figure
+the median with the min–max over the repetitions in parentheses, and the ratio of medians to
+memory. Payload about 150 bytes of JSON per frame. Latency is publish to receipt on the
+generator's clock; µs/frame is server CPU per delivered frame; "saturated" names the process
+that ran out of CPU.
 
 | run | store | offered/s | delivered/s | ratio | p50 ms | p99 ms | p99 ratio | µs/frame | saturated |
 |---|---|---|---|---|---|---|---|---|---|""")
@@ -44,7 +70,7 @@ frame; "saturated" names the process that ran out of CPU.
         reference = groups.get((run, "memory"), [])
         _, ref_fps = spread([r.get("delivered_fps") for r in reference])
         _, ref_p99 = spread([(r.get("latency_ms") or {}).get("p99") for r in reference])
-        for store in ("memory", "sqlite", "base"):
+        for store in ("memory", "sqlite", "tmpfs", "base"):
             rows = groups.get((run, store), [])
             if not rows:
                 continue
@@ -55,9 +81,10 @@ frame; "saturated" names the process that ran out of CPU.
                                    for r in rows if r.get("delivered_fps") and r.get("server_cpu_percent")])
             saturated = ", ".join(sorted({str(r.get("saturated")) for r in rows}))
             offered = rows[0].get("expected_fps") or 0
-            name = "sqlite, base build" if store == "base" else store
+            name = {"base": "sqlite, base build", "tmpfs": "sqlite on tmpfs"}.get(store, store)
             print(f"| {run} | {name} | {offered:,.0f} | {fps_text} | {ratio(fps, ref_fps)} | {p50_text} | "
                   f"{p99_text} | {ratio(p99, ref_p99)} | {cost_text} | {saturated} |")
+    print_cycles([r for r in reports if r["label"].startswith("fanout-20k/")])
     print("""
 Publish to `published` (one publisher, 500 publishes/s, one at a time, `"ack":true`):
 
