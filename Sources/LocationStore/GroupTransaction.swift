@@ -64,9 +64,9 @@ final class GroupTransaction {
         deleteSilentDevices = try connection.prepare("DELETE FROM devices WHERE heard < ?1")
     }
 
-    /// Applies `operations` in one transaction, all or nothing. Returns, for each
-    /// operation, the number of devices it removed (0 for writes).
-    func commit(_ operations: [StoreOperation]) throws(StoreError) -> [Int] {
+    /// Applies `operations` in one transaction, all or nothing, offering the core between
+    /// `slices`. Returns, for each operation, the number of devices it removed (0 for writes).
+    func commit(_ operations: [StoreOperation], slices: inout BackgroundSlices) throws(StoreError) -> [Int] {
         try connection.execute("BEGIN IMMEDIATE", doing: "starting a transaction")
         do {
             var highSeq: UInt64 = 0
@@ -74,6 +74,7 @@ final class GroupTransaction {
             var removed: [Int] = []
             var devices: [String: DeviceUpdates] = [:]
             for operation in operations {
+                slices.yieldIfDue()
                 switch operation {
                 case .write(let write):
                     for update in write.updates {
@@ -83,7 +84,7 @@ final class GroupTransaction {
                     }
                     removed.append(0)
                 case .removeSilent(let cutoff, _):
-                    try store(devices)
+                    try store(devices, slices: &slices)
                     devices = [:]
                     let (count, seq) = try removeSilent(before: cutoff)
                     removedSeq = max(removedSeq, seq)
@@ -91,7 +92,7 @@ final class GroupTransaction {
                 case .hold: removed.append(0)
                 }
             }
-            try store(devices)
+            try store(devices, slices: &slices)
             raiseState.bind(1, seq: highSeq)
             raiseState.bind(2, seq: removedSeq)
             try raiseState.run()
@@ -105,8 +106,9 @@ final class GroupTransaction {
 
     /// Writes each device's chunk and row, in the tables' order (by device), so
     /// consecutive writes land on the same pages; trims where due.
-    private func store(_ devices: [String: DeviceUpdates]) throws(StoreError) {
+    private func store(_ devices: [String: DeviceUpdates], slices: inout BackgroundSlices) throws(StoreError) {
         for (device, updates) in devices.sorted(by: { $0.key < $1.key }) {
+            slices.yieldIfDue()
             guard let newest = updates.newest else { continue }
             if historySize > 0 {
                 let chunk = updates.chunk(keeping: historySize)

@@ -115,10 +115,12 @@ final class StoreWriter: Sendable {
     /// Commits `batch`; returns its writes to try again if it failed, and the error in `failure`.
     private func commit(_ batch: [StoreOperation], failure: inout StoreError?) -> [StoreWrite] {
         let started = ContinuousClock.now
+        let priority = queue.priority
         let outcome = transaction.withLock { transaction -> Result<[Int], StoreError> in
             guard let transaction else { return .failure(StoreError(.closed, path: "", reason: "the store is closed")) }
+            var slices = BackgroundSlices(priority: priority)
             do throws(StoreError) {
-                return .success(try transaction.commit(batch))
+                return .success(try transaction.commit(batch, slices: &slices))
             } catch {
                 return .failure(error)
             }

@@ -5,8 +5,9 @@ import Locking
 /// The store writer's CPU priority, which follows how urgent its work is.
 ///
 /// - **A commit nobody waits for** (updates published without an ack, gathered for a
-///   second) runs at `SCHED_IDLE`: it gets a core only when nothing else wants it. Where
-///   the writer shares a core with the service thread, that commit no longer delays the
+///   second) runs at `SCHED_IDLE`: it gets a core when nothing else wants it, and the
+///   turns the scheduler still gives it are cut short (`BackgroundSlices`). Where the
+///   writer shares a core with the service thread, that commit hardly delays the
 ///   fan-out. At nice 5 throughout, the fan-out's p99 at 20,000 publications/s on one
 ///   core was 1.4–1.6× that of `--store memory` (store-figures.sh, 2026-12-03).
 /// - **Work somebody waits for** raises it back to nice 5 at once: an ack, a removal, a
@@ -67,7 +68,7 @@ final class WriterPriority: Sendable {
         }
     }
 
-    /// True while the writer runs at `SCHED_IDLE` (tests).
+    /// True while the writer runs at `SCHED_IDLE`.
     var isInBackground: Bool { state.withLock { $0.background } }
 
     /// The writer thread's kernel id, once it has started (tests).

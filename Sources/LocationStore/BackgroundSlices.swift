@@ -1,0 +1,35 @@
+import Glibc
+
+/// Cuts a commit into slices of CPU when the writer commits in the background, and yields
+/// the core between slices.
+///
+/// At `SCHED_IDLE` the writer should get a core only when nothing else wants it. But
+/// Linux's fair scheduler still gives it a turn now and then while the service thread
+/// waits to run, and nothing ends that turn before the next tick. `perf sched`
+/// (deploy/loadtest/store-sched-probe.sh, 2026-12-05) saw turns of 3.2 to 3.8 ms in the
+/// middle of the fan-out. So the writer yields every `length` while it is in the
+/// background. A turn then ends within a slice, and `sched_yield` returns at once when
+/// nothing else is waiting. At nice 5 (an ack or a stop is waiting) it does not yield.
+struct BackgroundSlices {
+    /// The most CPU the writer uses in the background before it offers the core.
+    static let length = Duration.microseconds(250)
+
+    private let priority: WriterPriority
+    private var sliceStarted = ContinuousClock.now
+
+    /// Slices for a commit made at `priority`.
+    init(priority: WriterPriority) {
+        self.priority = priority
+    }
+
+    /// Yields the core if the current slice is used up and the writer is in the
+    /// background; returns true if it yielded.
+    @discardableResult
+    mutating func yieldIfDue() -> Bool {
+        guard ContinuousClock.now - sliceStarted >= Self.length else { return false }
+        defer { sliceStarted = ContinuousClock.now }
+        guard priority.isInBackground else { return false }
+        sched_yield()
+        return true
+    }
+}
