@@ -14,21 +14,24 @@ struct BackgroundSlices {
     /// The most CPU the writer uses in the background before it offers the core.
     static let length = Duration.microseconds(250)
 
-    private let priority: WriterPriority
+    private let length: Duration
+    private let isInBackground: () -> Bool
     private var sliceStarted = ContinuousClock.now
 
-    /// Slices for a commit made at `priority`.
-    init(priority: WriterPriority) {
-        self.priority = priority
+    /// Slices of `length` for a commit, yielding only while `isInBackground` (the
+    /// writer's `WriterPriority`).
+    init(length: Duration = Self.length, yieldingWhile isInBackground: @escaping () -> Bool) {
+        self.length = length
+        self.isInBackground = isInBackground
     }
 
     /// Yields the core if the current slice is used up and the writer is in the
     /// background; returns true if it yielded.
     @discardableResult
     mutating func yieldIfDue() -> Bool {
-        guard ContinuousClock.now - sliceStarted >= Self.length else { return false }
+        guard ContinuousClock.now - sliceStarted >= length else { return false }
         defer { sliceStarted = ContinuousClock.now }
-        guard priority.isInBackground else { return false }
+        guard isInBackground() else { return false }
         sched_yield()
         return true
     }

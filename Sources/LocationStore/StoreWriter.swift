@@ -118,7 +118,7 @@ final class StoreWriter: Sendable {
         let priority = queue.priority
         let outcome = transaction.withLock { transaction -> Result<[Int], StoreError> in
             guard let transaction else { return .failure(StoreError(.closed, path: "", reason: "the store is closed")) }
-            var slices = BackgroundSlices(priority: priority)
+            var slices = BackgroundSlices(yieldingWhile: { priority.isInBackground })
             do throws(StoreError) {
                 return .success(try transaction.commit(batch, slices: &slices))
             } catch {

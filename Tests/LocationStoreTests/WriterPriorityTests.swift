@@ -59,24 +59,6 @@ struct WriterPriorityTests {
         #expect(writer.policy == Self.idlePolicy)
     }
 
-    @Test("a commit offers the core once a slice of CPU is used up in the background, never at nice 5")
-    func slices() {
-        guard Self.mayAdapt else { return }
-        let writer = WriterThread(adaptive: true)
-        let yielded = Locked<[Bool]>([])
-        writer.run { priority in
-            var slices = BackgroundSlices(priority: priority)
-            for background in [false, true] {
-                if background { priority.background(unless: { false }) }
-                let end = ContinuousClock.now + BackgroundSlices.length
-                while ContinuousClock.now < end {}
-                let outcome = slices.yieldIfDue()
-                yielded.withLock { $0.append(outcome) }
-            }
-        }
-        #expect(yielded.withLock { $0 } == [false, true], "not at nice 5; in the background")
-    }
-
     @Test("a priority that may not come back never goes to the background")
     func fixed() {
         let writer = WriterThread(adaptive: false)
