@@ -11,7 +11,8 @@ import Glibc
 /// background. A turn then ends within a slice, and `sched_yield` returns at once when
 /// nothing else is waiting. At nice 5 (an ack or a stop is waiting) it does not yield.
 struct BackgroundSlices {
-    /// The most CPU the writer uses in the background before it offers the core.
+    /// How long the writer works in the background, on the wall clock, before it offers
+    /// the core (a slice that was preempted ends early, which is the safe side).
     static let length = Duration.microseconds(250)
 
     private let length: Duration
