@@ -8,6 +8,11 @@ import Testing
 /// order, parking between bursts, and `end` called once on every way a connection ends.
 @Suite("message drain")
 struct MessageDrainTests {
+    /// How long a drain may take to run: it is a task on Swift's pool, which in the
+    /// parallel part of a `make tsan` run has kept tasks waiting for more than 15 s while
+    /// unit tests that take milliseconds took 18.
+    private static let patience = Duration.seconds(90)
+
     /// A channel with `handler` parked, as `ServerLoop.open` leaves a new connection.
     private func parkedChannel(_ handler: sending RecordingHandler) -> ConnectionChannel {
         let channel = ConnectionChannel(id: ConnectionID(1), request: UpgradeRequest()) { _ in }
@@ -28,10 +33,10 @@ struct MessageDrainTests {
         let log = Locked<[String]>([])
         let channel = parkedChannel(RecordingHandler(log: log))
         for index in 0..<50 { receive("m\(index)", on: channel) }
-        #expect(await eventually { log.withLock { $0.count } == 50 })
-        #expect(await eventually { channel.inbound.withLock { $0.drain == nil } })
+        #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 50 })
+        #expect(await eventually(within: Self.patience) { channel.inbound.withLock { $0.drain == nil } })
         receive("later", on: channel)
-        #expect(await eventually { log.withLock { $0.count } == 51 })
+        #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 51 })
         #expect(log.withLock { $0 } == (0..<50).map { "m\($0)" } + ["later"])
         channel.finishInbound()
         #expect(log.withLock { $0.last } == "end")
@@ -44,11 +49,11 @@ struct MessageDrainTests {
         let channel = parkedChannel(RecordingHandler(log: log, gate: gate))
         receive("slow", on: channel)
         receive("never", on: channel)
-        #expect(await eventually { log.withLock { $0 } == ["slow"] })
+        #expect(await eventually(within: Self.patience) { log.withLock { $0 } == ["slow"] })
         channel.finishInbound()
         #expect(log.withLock { $0 } == ["slow"], "the running drain ends the handler, not the close")
         gate.fulfil(())
-        #expect(await eventually { log.withLock { $0 } == ["slow", "end"] })
+        #expect(await eventually(within: Self.patience) { log.withLock { $0 } == ["slow", "end"] })
         #expect(channel.inbound.withLock { $0.takeParkedHandler() } == nil)
     }
 
@@ -57,7 +62,7 @@ struct MessageDrainTests {
         let log = Locked<[String]>([])
         let channel = parkedChannel(RecordingHandler(log: log))
         receive("close", on: channel)
-        #expect(await eventually { log.withLock { $0 } == ["close", "end"] })
+        #expect(await eventually(within: Self.patience) { log.withLock { $0 } == ["close", "end"] })
         #expect(channel.outbox.withLock { $0.pendingClose?.code } == 1000)
         let starts = channel.inbound.withLock { $0.deliver(InboundMessage(bytes: Array("after".utf8))).handler != nil }
         #expect(!starts, "no handler is parked, so a later message starts no drain")
