@@ -19,7 +19,5 @@ final class EchoEndpoint: MessageHandler {
         return true
     }
 
-    func end() {
-        metrics.connections.add(-1)
-    }
+    func end() {}
 }

@@ -45,9 +45,8 @@ struct LocstreamService: WebSocketServerDelegate {
         case .echo:
             return EchoEndpoint(connection, metrics: metrics)
         case .stream(let session):
-            return StreamEndpoint(session: session, metrics: metrics)
+            return StreamEndpoint(session: session)
         case .closing:
-            metrics.connections.add(-1)
             return nil
         }
     }
@@ -64,7 +63,6 @@ struct LocstreamService: WebSocketServerDelegate {
     /// Counts and logs a new connection, picks its route and opens a stream session.
     private func opened(_ connection: WebSocketConnection) -> Route {
         metrics.connectionsOpened.increment()
-        metrics.connections.add(1)
         let request = connection.takeRequest()
         let name = connectionNames.name(connection.id)
         logger.info("connection opened", ["conn": name, "peer": request.remoteAddress, "path": request.path])

@@ -4,7 +4,6 @@ import Observability
 /// The metrics `stream-server` exposes at `/metrics` (PROTOCOL.md lists the required ones).
 struct ServerMetrics: Sendable {
     let registry = MetricsRegistry()
-    let connections: Gauge
     let connectionsOpened: Counter
     let echoMessages: Counter
     /// Requests our routes answered with a client error (4xx), by status.
@@ -13,7 +12,6 @@ struct ServerMetrics: Sendable {
     static let refusalStatuses = [400, 401, 403, 404, 405, 413, 426]
 
     init() {
-        connections = registry.gauge("connections", help: "Open WebSocket connections.")
         connectionsOpened = registry.counter("connections_opened_total", help: "WebSocket connections accepted.")
         echoMessages = registry.counter("echo_messages_total", help: "Messages returned by /v1/echo.")
         routeRefusals = registry.counter(

@@ -48,6 +48,7 @@ struct ServerProcess {
         var transport = settings.transport
         transport.observer = TransportMetrics(registry: metrics.registry, logger: logger, names: names)
         let server = WebSocketServer(configuration: transport, delegate: service)
+        metrics.registry.gauge("connections", help: "Open WebSocket connections.") { server.openWebSocketCount }
         // Caught before listening: a SIGTERM once clients can connect always drains.
         let signals = await TerminationSignals.caughtInTask()
         let port: Int

@@ -5,12 +5,10 @@ import WebSocketTransport
 /// `StreamSession`, one at a time, until the connection closes or the session closes it.
 final class StreamEndpoint: MessageHandler {
     private let session: StreamSession
-    private let metrics: ServerMetrics
 
     /// Serves a session that has been opened (`StreamSession.open`); it is closed in `end`.
-    init(session: StreamSession, metrics: ServerMetrics) {
+    init(session: StreamSession) {
         self.session = session
-        self.metrics = metrics
     }
 
     func handle(_ message: InboundMessage) async -> Bool {
@@ -19,6 +17,5 @@ final class StreamEndpoint: MessageHandler {
 
     func end() {
         session.close()
-        metrics.connections.add(-1)
     }
 }

@@ -74,6 +74,8 @@ final class LiveSocket {
                     (full, wake) = queue.deliverDeferringWake(message)
                 } else {
                     // Server side: the first message since the handler parked starts a drain.
+                    // It starts under the lock so that `drain` is stored before the task can
+                    // park again (which clears it), whichever thread the task runs on.
                     let handler: Parcel<any MessageHandler>?
                     (full, handler) = queue.deliver(message)
                     if let handler { queue.drain = MessageDrain.start(handler, on: channel) }

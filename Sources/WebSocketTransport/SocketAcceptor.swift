@@ -14,9 +14,18 @@ final class SocketAcceptor: Sendable {
     /// The port it listens on (the one picked, when asked for 0).
     let port: Int
     private let descriptor: Int32
-    private let isRunning = Locked(false)
-    private let isStopping = Locked(false)
+    private let phase = Locked(Phase.listening)
     private let ended = OneShot<Void>()
+
+    /// Where the acceptor is in its life.
+    private enum Phase {
+        /// Listening; no thread accepts yet.
+        case listening
+        /// The `lws-accept` thread accepts.
+        case accepting
+        /// Stopped, or stopping: nothing more is accepted.
+        case stopping
+    }
 
     private init(descriptor: Int32, port: Int) {
         self.descriptor = descriptor
@@ -56,7 +65,7 @@ final class SocketAcceptor: Sendable {
     /// Starts the `lws-accept` thread: every accepted socket, non-blocking and without
     /// Nagle's delay, goes to `handOff` with the index of the thread to serve it.
     func start(threads: Int, logger: Logger, handOff: @escaping @Sendable (Int32, Int) -> Void) {
-        isRunning.withLock { $0 = true }
+        phase.withLock { $0 = .accepting }
         NamedThread.start("lws-accept") { [self] in
             var next = 0
             while let accepted = acceptNext(logger: logger) {
@@ -70,8 +79,11 @@ final class SocketAcceptor: Sendable {
     /// Stops accepting, waits for the thread to end (if it was started), and closes the
     /// listening socket.
     func stop() async {
-        isStopping.withLock { $0 = true }
-        if isRunning.withLock({ $0 }) {
+        let wasAccepting = phase.withLock { phase in
+            defer { phase = .stopping }
+            return phase == .accepting
+        }
+        if wasAccepting {
             // Wakes the blocked accept(), which then fails with EINVAL.
             shutdown(descriptor, Int32(SHUT_RDWR))
             _ = await ended.value()
@@ -85,7 +97,7 @@ final class SocketAcceptor: Sendable {
     /// hundred in a row.
     private func acceptNext(logger: Logger) -> Int32? {
         var failures = 0
-        while !isStopping.withLock({ $0 }) {
+        while !isStopping {
             let accepted = accept(descriptor, nil, nil)
             if accepted >= 0 {
                 _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
@@ -96,7 +108,7 @@ final class SocketAcceptor: Sendable {
             }
             switch errno {
             case EINTR, ECONNABORTED, EAGAIN: continue
-            case EINVAL where isStopping.withLock({ $0 }): return nil
+            case EINVAL where isStopping: return nil
             default:
                 if failures % 100 == 0 {
                     logger.warning("accept failed", ["reason": Self.errorText(), "in_a_row": failures + 1])
@@ -107,6 +119,8 @@ final class SocketAcceptor: Sendable {
         }
         return nil
     }
+
+    private var isStopping: Bool { phase.withLock { $0 == .stopping } }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -39,6 +39,26 @@ disk_irq_cpu() {
   cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" 2>/dev/null | cut -d- -f1
 }
 
+# store_cores DIR: the placement of the store figures. The server runs on the core that
+# takes the interrupts of the disk holding DIR (core 0 when that cannot be told), the
+# generator on another: the store's I/O completions then cost the server, as they would on
+# a server host, instead of delaying the generator's clock, which would measure the
+# instrument rather than the server. Sets disk_cpu, server_core and generator_core.
+store_cores() {
+  disk_cpu=$(disk_irq_cpu "$1")
+  server_core=${disk_cpu:-0}
+  generator_core=$((server_core == 0 ? 1 : 0))
+}
+
+# What the store figures give every stream-server: limits that never shape a figure, and
+# quiet logs.
+store_server_flags=(--max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000
+  --publish-burst 10000000 --log-level warning)
+
+# fanout-20k, the store's fan-out run: 2,000 subscribers each watching one of 2,000
+# devices, 20,000 publications/s (20,000 frames/s), every publication a store row.
+fanout_20k=(--scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000)
+
 # mosquitto_conf MQTT_PORT WS_PORT: prints the Mosquitto configuration of the peer runs:
 # anonymous, no persistence, errors and warnings only, a websockets listener on WS_PORT.
 mosquitto_conf() {

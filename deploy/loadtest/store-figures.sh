@@ -42,12 +42,7 @@ shm=
 [[ "$(findmnt -no FSTYPE -T /dev/shm 2>/dev/null | head -n 1)" == tmpfs ]] && shm=$(mktemp -d -p /dev/shm)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work" ${shm:+"$shm"}' EXIT
 port=18411
-# The server runs on the core that takes the disk's interrupts, the generator on another: the
-# store's I/O completions then cost the server, as they would on a server host, instead of
-# delaying the generator's clock, which would measure the instrument rather than the server.
-disk_cpu=$(disk_irq_cpu "$work")
-server_core=${disk_cpu:-0}
-generator_core=$((server_core == 0 ? 1 : 0))
+store_cores "$work"
 echo "server on core $server_core, generator on core $generator_core (the disk's interrupts: core ${disk_cpu:-unknown})" >&2
 
 start_server() { # store(memory|sqlite|tmpfs|base|full|kept) extra-options... ; sets $server
@@ -65,8 +60,7 @@ start_server() { # store(memory|sqlite|tmpfs|base|full|kept) extra-options... ; 
     kept) options=(--store sqlite --data-dir "$work/data" --max-devices 2000000) ;;
   esac
   taskset -c "$server_core" "$bin/stream-server" --host 127.0.0.1 --port "$port" "${options[@]}" \
-    --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
-    --log-level warning "$@" 2>"$work/server.log" &
+    "${store_server_flags[@]}" "$@" 2>"$work/server.log" &
   server=$!
   wait_ready "$port"
 }
@@ -96,7 +90,7 @@ abba() { # "stores" label bench-options...: the stores, then in reverse order, R
   done
 }
 
-abba "memory sqlite${shm:+ tmpfs}${BASE_BIN_DIR:+ base}" fanout-20k --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000
+abba "memory sqlite${shm:+ tmpfs}${BASE_BIN_DIR:+ base}" fanout-20k "${fanout_20k[@]}"
 # Eight publishers: the bench client writes one publish frame per loop turn and connection, so
 # two could not offer 120k/s (they skipped most of it while the server idled at 50-60%).
 for rate in 60000 120000; do

@@ -25,9 +25,7 @@ record=${RECORD:-4}
 work=$(mktemp -d)
 shm=$(mktemp -d -p /dev/shm)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work" "$shm"' EXIT
-disk_cpu=$(disk_irq_cpu "$work")
-server_core=${disk_cpu:-0}
-generator_core=$((server_core == 0 ? 1 : 0))
+store_cores "$work"
 port=18414
 out="$here/results/store-sched.md"
 
@@ -35,14 +33,12 @@ probe() { # store data-directory-options...
   local store=$1
   shift
   taskset -c "$server_core" "$BIN_DIR/stream-server" --host 127.0.0.1 --port "$port" "$@" \
-    --max-connections 20000 --max-connections-per-ip 20000 --publish-rate 10000000 --publish-burst 10000000 \
-    --log-level warning 2>"$work/server.log" &
+    "${store_server_flags[@]}" 2>"$work/server.log" &
   local server=$!
   wait_ready "$port"
   timeout 120 taskset -c "$generator_core" "$BIN_DIR/stream-client" bench "ws://127.0.0.1:$port/v1/stream" \
     --server-pid "$server" --clients 2 --duration $((record + 8)) --time-limit 100 --label "probe/$store" \
-    --out "$work/bench.jsonl" --scenario fanout --publishers 2 --subscribers 2000 --devices 2000 --rate 20000 \
-    >/dev/null 2>&1 &
+    --out "$work/bench.jsonl" "${fanout_20k[@]}" >/dev/null 2>&1 &
   local bench=$!
   sleep 5
   perf sched record -C "$server_core" -o "$work/sched.data" -- sleep "$record" >/dev/null 2>&1
