@@ -63,9 +63,15 @@ final class SocketAcceptor: Sendable {
     }
 
     /// Starts the `lws-accept` thread: every accepted socket, non-blocking and without
-    /// Nagle's delay, goes to `handOff` with the index of the thread to serve it.
+    /// Nagle's delay, goes to `handOff` with the index of the thread to serve it. Does
+    /// nothing once started or stopped.
     func start(threads: Int, logger: Logger, handOff: @escaping @Sendable (Int32, Int) -> Void) {
-        phase.withLock { $0 = .accepting }
+        let starts = phase.withLock { phase in
+            guard phase == .listening else { return false }
+            phase = .accepting
+            return true
+        }
+        guard starts else { return }
         NamedThread.start("lws-accept") { [self] in
             var next = 0
             while let accepted = acceptNext(logger: logger) {
