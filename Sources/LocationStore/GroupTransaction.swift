@@ -47,7 +47,7 @@ final class GroupTransaction {
             WHERE excluded.seq > devices.seq
             """)
         insertHistory = try connection.prepare(
-            "INSERT OR REPLACE INTO history (device, last_seq, count, bodies) VALUES (?1, ?2, ?3, ?4)")
+            "INSERT INTO history (device, last_seq, count, bodies) VALUES (?1, ?2, ?3, ?4)")
         trimHistory = try connection.prepare(
             """
             DELETE FROM history WHERE device = ?1 AND last_seq < (
@@ -104,8 +104,9 @@ final class GroupTransaction {
         }
     }
 
-    /// Writes each device's chunk and row, in the tables' order (by device), so
-    /// consecutive writes land on the same pages; trims where due.
+    /// Writes each device's chunk and row in device order, so that consecutive rows and
+    /// history index entries land on the same pages (the chunks are appended, whatever
+    /// the order); trims where due.
     private func store(_ devices: [String: DeviceUpdates], slices: inout BackgroundSlices) throws(StoreError) {
         for (device, updates) in devices.sorted(by: { $0.key < $1.key }) {
             slices.yieldIfDue()

@@ -69,8 +69,32 @@ struct StoreSchema: Sendable {
         DROP TABLE history_v1;
         """
 
+    /// Version 3 appends history: chunks go into a rowid table in the order they are
+    /// written, found through an index on `(device, last_seq, count)` (which also answers
+    /// the trim without reading a chunk). In version 2's table, sorted by device, a chunk
+    /// over about 1,000 bytes (10 updates) spilled into an overflow page of its own, three
+    /// quarters empty, so a commit wrote two pages per device. A rowid table keeps a chunk
+    /// of up to about 4,000 bytes in its page, and a commit's chunks fill consecutive pages:
+    /// at 20,000 publications/s over 2,000 devices the writer's CPU per update fell from
+    /// 4.4–5.2 µs to 1.8–2.1 (`store-bench writer-cost DIR 2000 20000 10`, ABBA).
+    /// Nothing makes `(device, last_seq)` unique but the writer: a seq is written in one
+    /// committed transaction only, since a failed one is rolled back before it is retried.
+    static let appendedHistory = """
+        ALTER TABLE history RENAME TO history_v2;
+        CREATE TABLE history (
+          device TEXT NOT NULL,
+          last_seq INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          bodies BLOB NOT NULL
+        );
+        INSERT INTO history (device, last_seq, count, bodies)
+          SELECT device, last_seq, count, bodies FROM history_v2 ORDER BY last_seq;
+        DROP TABLE history_v2;
+        CREATE INDEX history_by_device ON history (device, last_seq, count);
+        """
+
     /// The schema this build writes.
-    static let current = StoreSchema(migrations: [chunkedHistory])
+    static let current = StoreSchema(migrations: [chunkedHistory, appendedHistory])
 
     /// Recognises the database behind `connection`, refuses it if it is not a store this
     /// version can use, switches it to WAL with `sync`, and creates or upgrades the schema

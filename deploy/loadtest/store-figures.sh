@@ -11,13 +11,15 @@
 #                (20,000 frames/s): every publication is a store row. Fan-out latency. Where
 #                /dev/shm is a tmpfs, also sqlite with its data directory there ("tmpfs"):
 #                the store's own work without the disk's, to tell the two apart.
-#   peak-P       1,000 subscribers over 1,000 devices offered P publications/s (60k, 120k) by
-#                8 publisher connections: what gets through, and which process saturated.
+#   peak-P       1,000 subscribers over 1,000 devices offered P publications/s (PEAK_RATES,
+#                default "60000 120000") by 8 publisher connections: what gets through, and
+#                which process saturated.
 #   ack          one publisher, 500 publishes/s with "ack":true, one at a time: publish to
 #                `published`; memory, sqlite (--sync normal) and --sync full.
 #   restart      a store filled with 1,000,000 devices (store-bench fill): stream-server
 #                start to /readyz 200, its RSS then, and the bytes on disk per device.
-#   writer-cost  the writer's CPU per update, alone (store-bench writer-cost), 20k and 60k/s.
+#   writer-cost  the writer's CPU per update, alone (store-bench writer-cost): 1,000 devices at
+#                20k and 60k/s, 2,000 at 20k/s (fanout-20k's shape).
 #
 # BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. BASE_BIN_DIR=DIR
 # adds DIR's stream-server with the store ("base") to the fanout-20k runs, between the two
@@ -93,7 +95,7 @@ abba() { # "stores" label bench-options...: the stores, then in reverse order, R
 abba "memory sqlite${shm:+ tmpfs}${BASE_BIN_DIR:+ base}" fanout-20k "${fanout_20k[@]}"
 # Eight publishers: the bench client writes one publish frame per loop turn and connection, so
 # two could not offer 120k/s (they skipped most of it while the server idled at 50-60%).
-for rate in 60000 120000; do
+for rate in ${PEAK_RATES:-60000 120000}; do
   abba "memory sqlite" "peak-$rate" --scenario fanout --publishers 8 --subscribers 1000 --devices 1000 --rate "$rate"
 done
 
@@ -123,13 +125,17 @@ done
 rm -rf "$work/data"
 
 "$venv/bin/python" "$here/store_table.py" "$out" "$duration" "$server_core" "$generator_core" >"$here/results/store.md"
+writer_builds=("$BIN_DIR" ${BASE_BIN_DIR:+"$BASE_BIN_DIR"})
 {
   echo
-  echo "The writer alone (\`store-bench writer-cost\`, 1,000 devices, publishes without ack, $duration s, CPU"
-  echo "time, so comparable on a busy machine):"
+  echo "The writer alone (\`store-bench writer-cost\`, publishes without ack, $duration s, CPU time, so"
+  echo "comparable on a busy machine), each shape twice${BASE_BIN_DIR:+, this build and the base build in ABBA order}:"
   echo
-  for rate in 20000 60000 20000 60000; do
-    echo "- $(taskset -c "$server_core" "$BIN_DIR/store-bench" writer-cost "$work/writer" 1000 "$rate" "$duration")"
+  for shape in "1000 20000" "1000 60000" "2000 20000"; do
+    for bin in "${writer_builds[@]}" $(printf '%s\n' "${writer_builds[@]}" | tac); do
+      label=$([[ "$bin" == "$BIN_DIR" ]] && echo "this build" || echo "base")
+      echo "- $label: $(taskset -c "$server_core" "$bin/store-bench" writer-cost "$work/writer" $shape "$duration")"
+    done
   done
 } >>"$here/results/store.md"
 cat "$here/results/store.md"
