@@ -24,6 +24,9 @@ final class GroupTransaction {
     private let silentSummary: SQLiteStatement
     private let deleteSilentHistory: SQLiteStatement
     private let deleteSilentDevices: SQLiteStatement
+    /// How many devices the last commit wrote: the next one sizes its grouping for as
+    /// many, rather than growing it (and rehashing) from empty.
+    private var devicesInLastCommit = 0
 
     /// Prepares the statements on `connection`, keeping `historySize` updates per device;
     /// a WAL started over is truncated to `walLimitBytes` (`WALLimit`).
@@ -73,6 +76,7 @@ final class GroupTransaction {
             var removedSeq: UInt64 = 0
             var removed: [Int] = []
             var devices: [String: DeviceUpdates] = [:]
+            devices.reserveCapacity(devicesInLastCommit)
             for operation in operations {
                 slices.yieldIfDue()
                 switch operation {
@@ -93,6 +97,7 @@ final class GroupTransaction {
                 }
             }
             try store(devices, slices: &slices)
+            devicesInLastCommit = devices.count
             raiseState.bind(1, seq: highSeq)
             raiseState.bind(2, seq: removedSeq)
             try raiseState.run()
