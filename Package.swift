@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis"),
         .systemLibrary(name: "CLibev"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "CSched"),
         .target(name: "Auth", dependencies: ["COpenSSL", "LocstreamProtocol"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .plugin(name: "EmbedContract", capability: .buildTool()),
@@ -54,7 +55,8 @@ let package = Package(
             name: "FollowExample", dependencies: ["LocstreamClient", "LocstreamClientLWS", "WebSocketTransport"],
             path: "Examples/follow"),
         .target(name: "StreamCore", dependencies: ["Auth", "LocstreamProtocol", "Locking", "Observability"]),
-        .target(name: "LocationStore", dependencies: ["CSQLite", "Locking", "LocstreamProtocol", "Observability"]),
+        .target(
+            name: "LocationStore", dependencies: ["CSQLite", "CSched", "Locking", "LocstreamProtocol", "Observability"]),
         // Fills a store and measures a start: `swift build -c release --product store-bench`.
         .executableTarget(name: "StoreBench", dependencies: ["LocationStore", "Locking", "LocstreamProtocol"]),
         .target(

@@ -21,6 +21,7 @@ import Synchronization
 final class Checkpointer: Sendable {
     private let connection: Locked<SQLiteConnection?>
     private let interval: Duration
+    private let cpus: StoreCPUs?
     private let stopping = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -28,10 +29,12 @@ final class Checkpointer: Sendable {
     /// How often it checkpoints unless told otherwise.
     static let defaultInterval = Duration.milliseconds(100)
 
-    /// A checkpointer of the store at `path` (which must exist), every `interval`.
-    init(path: String, interval: Duration = defaultInterval) throws(StoreError) {
+    /// A checkpointer of the store at `path` (which must exist), every `interval`, on
+    /// `cpus` if given.
+    init(path: String, interval: Duration = defaultInterval, cpus: StoreCPUs? = nil) throws(StoreError) {
         connection = Locked(try SQLiteConnection(path: path, create: false))
         self.interval = interval
+        self.cpus = cpus
     }
 
     /// Starts the thread.
@@ -47,6 +50,7 @@ final class Checkpointer: Sendable {
     }
 
     private func run() {
+        cpus?.pinCurrentThread()
         BackgroundPriority.lowerCurrentThread(to: BackgroundPriority.checkpointer)
         while !stopping.load(ordering: .acquiring) {
             _ = wake.wait(timeout: .now() + interval.seconds)

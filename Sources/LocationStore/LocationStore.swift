@@ -40,19 +40,19 @@ public final class LocationStore: Sendable {
     /// Opens the store in `directory` (created if missing), syncing commits as `sync`
     /// says, keeping `historySize` updates per device, accepting at most `queueCapacity`
     /// updates not yet committed, with its metrics in `registry`, telling `logger` of
-    /// updates a close could not write.
+    /// updates a close could not write, its writer and checkpointer on `cpus` if given.
     ///
     /// Throws, naming the file or directory and why, for a directory that cannot be
     /// created or written or is in use, a file that is not SQLite or is damaged, an SQLite
-    /// database that is not a store, or a store of a newer schema; a file it cannot read
-    /// is never replaced by an empty store.
+    /// database that is not a store, a store of a newer schema, or `cpus` its threads may
+    /// not run on; a file it cannot read is never replaced by an empty store.
     public static func open(
         directory: String, sync: SyncMode = .normal, historySize: Int, queueCapacity: Int = defaultQueueCapacity,
-        registry: MetricsRegistry? = nil, logger: Logger? = nil
+        registry: MetricsRegistry? = nil, logger: Logger? = nil, cpus: StoreCPUs? = nil
     ) throws(StoreError) -> LocationStore {
         try LocationStore(
             directory: directory, sync: sync, historySize: historySize, queueCapacity: queueCapacity,
-            registry: registry, logger: logger, schema: .current,
+            registry: registry, logger: logger, cpus: cpus, schema: .current,
             wallClockMicros: UInt64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
@@ -60,9 +60,13 @@ public final class LocationStore: Sendable {
     /// the checkpointer's interval if not the defaults (tests).
     init(
         directory: String, sync: SyncMode, historySize: Int, queueCapacity: Int, registry: MetricsRegistry?,
-        logger: Logger? = nil, schema: StoreSchema, wallClockMicros: UInt64, walLimitBytes: Int = WALLimit.defaultBytes,
-        checkpointInterval: Duration = Checkpointer.defaultInterval
+        logger: Logger? = nil, cpus: StoreCPUs? = nil, schema: StoreSchema, wallClockMicros: UInt64,
+        walLimitBytes: Int = WALLimit.defaultBytes, checkpointInterval: Duration = Checkpointer.defaultInterval
     ) throws(StoreError) {
+        if let cpus, let reason = cpus.refusal() {
+            throw StoreError(
+                .unusableCPUs, path: directory, reason: "its threads cannot run on CPUs \(cpus): \(reason)")
+        }
         let dataDirectory = try DataDirectory(directory)
         let queue = WriteQueue(capacity: queueCapacity, path: dataDirectory.databasePath, priority: WriterPriority())
         let transaction: GroupTransaction
@@ -76,7 +80,7 @@ public final class LocationStore: Sendable {
             transaction = try GroupTransaction(
                 connection: connection, historySize: historySize, walLimitBytes: walLimitBytes)
             reader = try StoreReader(path: dataDirectory.databasePath, historySize: historySize)
-            checkpointer = try Checkpointer(path: dataDirectory.databasePath, interval: checkpointInterval)
+            checkpointer = try Checkpointer(path: dataDirectory.databasePath, interval: checkpointInterval, cpus: cpus)
         } catch {
             dataDirectory.release()
             throw error
@@ -91,7 +95,8 @@ public final class LocationStore: Sendable {
         self.metrics = metrics
         writer = StoreWriter(
             transaction: transaction, queue: queue, metrics: metrics, sync: sync,
-            walLimit: WALLimit(databasePath: dataDirectory.databasePath, bytes: walLimitBytes), logger: logger)
+            walLimit: WALLimit(databasePath: dataDirectory.databasePath, bytes: walLimitBytes), cpus: cpus,
+            logger: logger)
         writer.start()
         checkpointer.start()
         if !queue.priority.isAdaptive {

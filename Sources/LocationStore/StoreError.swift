@@ -28,6 +28,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case closed
         /// Any other SQLite failure.
         case sqlite
+        /// The store's threads may not run on the CPUs asked for (`StoreCPUs`).
+        case unusableCPUs
     }
 
     /// What went wrong.

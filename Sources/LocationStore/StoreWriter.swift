@@ -25,6 +25,7 @@ final class StoreWriter: Sendable {
     private let sync: SyncMode
     private let logger: Logger?
     private let walLimit: WALLimit
+    private let cpus: StoreCPUs?
     private let healthy = Atomic<Bool>(true)
     /// The writer thread's `pthread_t` once it runs.
     private let threadID = Atomic<UInt>(0)
@@ -32,12 +33,13 @@ final class StoreWriter: Sendable {
 
     /// A writer committing `queue` through `transaction`.
     /// `logger`, if any, hears of updates a stop could not write.
-    /// It checkpoints the WAL itself once it is longer than `walLimit`.
+    /// It checkpoints the WAL itself once it is longer than `walLimit`, and runs on `cpus` if given.
     init(
         transaction: sending GroupTransaction, queue: WriteQueue, metrics: StoreMetrics, sync: SyncMode,
-        walLimit: WALLimit, logger: Logger?
+        walLimit: WALLimit, cpus: StoreCPUs?, logger: Logger?
     ) {
         self.walLimit = walLimit
+        self.cpus = cpus
         self.transaction = Locked(transaction)
         self.queue = queue
         self.metrics = metrics
@@ -64,6 +66,7 @@ final class StoreWriter: Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .relaxed)
+        cpus?.pinCurrentThread()
         queue.priority.adoptCurrentThread()
         var carried: [StoreWrite] = []
         var pause = Duration.milliseconds(50)

@@ -131,6 +131,11 @@ enum ServerOptionSpecs {
                 "normal (an acknowledged publish survives a crash of the process) or full (a power loss too; an fsync per commit)."
         ),
         .value(
+            "store-cpus", "LIST",
+            help:
+                "Run the store's writer and checkpointer on these CPUs (0-3,6), off the cores that serve; default: wherever the server may run."
+        ),
+        .value(
             "max-devices", "N", default: "\(devices.maxDevices)",
             help:
                 "Devices tracked at once (with redis: by the whole deployment); a publish of new ones past it gets internal (HTTP 507), known ones keep updating."

@@ -142,7 +142,7 @@ struct ServerProcess {
         do {
             opened = try LocationStore.open(
                 directory: store.directory, sync: store.sync, historySize: settings.historySize,
-                registry: metrics.registry, logger: logger.named("store"))
+                registry: metrics.registry, logger: logger.named("store"), cpus: store.cpus)
         } catch {
             throw BrokerError("cannot open the store: \(error)")
         }
@@ -153,6 +153,7 @@ struct ServerProcess {
             "store opened",
             [
                 "file": opened.databasePath, "devices": broker.deviceCount, "sync": store.sync.rawValue,
+                "cpus": store.cpus?.description ?? "any",
                 "recovered_from_crash": opened.recoveredFromCrash,
                 "load_ms": Int((ContinuousClock.now - opening) / .milliseconds(1)),
             ])

@@ -112,6 +112,14 @@ struct ServerSettings: Sendable {
         store.sync = try options.choice("sync", as: SyncMode.self)
         store.directory = options.string("data-dir") ?? store.directory
         if store.directory.isEmpty { throw UsageError("--data-dir must name a directory") }
+        if let list = options.string("store-cpus") {
+            guard let cpus = StoreCPUs(parsing: list) else {
+                throw UsageError(
+                    "--store-cpus must list CPUs as numbers and ranges, like 0-3,6, each below \(StoreCPUs.limit)"
+                        + " (got '\(list)')")
+            }
+            store.cpus = cpus
+        }
     }
 
     private mutating func readMap(_ options: ParsedOptions) {

@@ -1,7 +1,7 @@
 import LocationStore
 
-/// Where the embedded broker keeps what outlives the process: `--store`, `--data-dir`
-/// and `--sync`. The Redis broker ignores them; Redis is its store.
+/// Where the embedded broker keeps what outlives the process: `--store`, `--data-dir`,
+/// `--sync` and `--store-cpus`. The Redis broker ignores them; Redis is its store.
 struct StoreSettings: Sendable {
     /// What keeps the devices.
     enum Kind: String, Sendable, CaseIterable {
@@ -16,4 +16,6 @@ struct StoreSettings: Sendable {
     var directory = "./locstream-data"
     /// How hard a commit insists that it reached the disk.
     var sync = SyncMode.normal
+    /// The CPUs the store's writer and checkpointer run on; nil: wherever the process may.
+    var cpus: StoreCPUs?
 }

@@ -56,7 +56,8 @@ def main():
 `deploy/loadtest/store-figures.sh`: release build on a 2-core VM, the server pinned to core
 {sys.argv[3]} (the one that takes the disk's interrupts, when that can be told) and the generator
 to core {sys.argv[4]}; {sys.argv[2]} s per run, stores in ABBA order (memory, sqlite, sqlite,
-memory; sqlite on a tmpfs and a base build's sqlite, where measured, between them), each figure
+memory; sqlite on a tmpfs, a base build's sqlite and sqlite with `--store-cpus` set to the
+generator's core, where measured, between them), each figure
 the median with the min–max over the repetitions in parentheses, and the ratio of medians to
 memory. Payload about 150 bytes of JSON per frame. Latency is publish to receipt on the
 generator's clock; µs/frame is server CPU per delivered frame; "saturated" names the process
@@ -70,7 +71,7 @@ that ran out of CPU.
         reference = groups.get((run, "memory"), [])
         _, ref_fps = spread([r.get("delivered_fps") for r in reference])
         _, ref_p99 = spread([(r.get("latency_ms") or {}).get("p99") for r in reference])
-        for store in ("memory", "sqlite", "tmpfs", "base"):
+        for store in ("memory", "sqlite", "apart", "tmpfs", "base"):
             rows = groups.get((run, store), [])
             if not rows:
                 continue
@@ -81,7 +82,8 @@ that ran out of CPU.
                                    for r in rows if r.get("delivered_fps") and r.get("server_cpu_percent")])
             saturated = ", ".join(sorted({str(r.get("saturated")) for r in rows}))
             offered = rows[0].get("expected_fps") or 0
-            name = {"base": "sqlite, base build", "tmpfs": "sqlite on tmpfs"}.get(store, store)
+            name = {"base": "sqlite, base build", "tmpfs": "sqlite on tmpfs",
+                    "apart": f"sqlite, store threads on core {sys.argv[4]}"}.get(store, store)
             print(f"| {run} | {name} | {offered:,.0f} | {fps_text} | {ratio(fps, ref_fps)} | {p50_text} | "
                   f"{p99_text} | {ratio(p99, ref_p99)} | {cost_text} | {saturated} |")
     print_cycles([r for r in reports if r["label"].startswith("fanout-20k/")])
