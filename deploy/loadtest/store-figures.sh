@@ -14,16 +14,16 @@
 #   peak-P       1,000 subscribers over 1,000 devices offered P publications/s (PEAK_RATES,
 #                default "120000 150000 180000") by 8 publisher connections: what gets
 #                through, and which process saturated. Memory delivers all of 120k and peaks
-#                at 150k offered; 180k is past every store's peak.
-# Both also run sqlite with its writer and checkpointer on the generator's core (--store-cpus,
-# "apart"): the store on a host with a core besides the service thread's (here the generator
-# uses about half of it).
+#                at 150k offered; 180k is past its peak.
 #   ack          one publisher, 500 publishes/s with "ack":true, one at a time: publish to
 #                `published`; memory, sqlite (--sync normal) and --sync full.
 #   restart      a store filled with 1,000,000 devices (store-bench fill): stream-server
 #                start to /readyz 200, its RSS then, and the bytes on disk per device.
 #   writer-cost  the writer's CPU per update, alone (store-bench writer-cost): 1,000 devices at
 #                20k and 60k/s, 2,000 at 20k/s (fanout-20k's shape).
+# fanout-20k and peak-P also run sqlite with its writer and checkpointer on the generator's core
+# (--store-cpus, "apart"): the store on a host with a core besides the service thread's (here
+# the generator uses about half of it).
 #
 # BIN_DIR=DIR uses binaries in DIR instead of a release build in $SCRATCH. BASE_BIN_DIR=DIR
 # adds DIR's stream-server with the store ("base") to the fanout-20k runs, between the two
