@@ -10,7 +10,7 @@ extension EndToEnd.StoreDurabilityTests {
     struct StoreCPUsTests {
         @Test("the writer and the checkpointer run on the CPU given, the service thread does not, publishes are stored")
         func pinned() async throws {
-            let everywhere = try Self.allowedCPUs(of: "self")
+            let everywhere = try allowedCPUs(of: "self")
             guard let cpu = everywhere.split(separator: ",").last?.split(separator: "-").last, everywhere != String(cpu)
             else {
                 print(
@@ -24,13 +24,13 @@ extension EndToEnd.StoreDurabilityTests {
             let pinned = await eventually(within: .seconds(10)) {
                 ["store-writer", "store-checkpt"].allSatisfy { name in
                     server.threads.contains {
-                        $0.name == name && (try? Self.allowedCPUs(of: "\(server.pid)/task/\($0.id)")) == String(cpu)
+                        $0.name == name && (try? allowedCPUs(of: "\(server.pid)/task/\($0.id)")) == String(cpu)
                     }
                 }
             }
             #expect(pinned, "the store's threads run on CPU \(cpu) alone")
             let service = try #require(server.threads.first { $0.name == "lws-server" })
-            #expect(try Self.allowedCPUs(of: "\(server.pid)/task/\(service.id)") == everywhere)
+            #expect(try allowedCPUs(of: "\(server.pid)/task/\(service.id)") == everywhere)
             let post = try RawHTTPResponse.fetch(
                 port: server.port, method: "POST", path: "/v1/locations",
                 body: EndToEnd.PublishRateTests.batch(devices: ["cpus-1"]))
@@ -63,11 +63,5 @@ extension EndToEnd.StoreDurabilityTests {
                 saying: "its threads cannot run on CPUs 1023")
         }
 
-        /// The `Cpus_allowed_list` of `/proc/TASK/status`.
-        static func allowedCPUs(of task: String) throws -> String {
-            let status = try String(contentsOfFile: "/proc/\(task)/status", encoding: .utf8)
-            let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") } ?? ""
-            return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
-        }
     }
 }

@@ -28,7 +28,7 @@ struct StoreCPUsTests {
 
     @Test("the writer and the checkpointer run on the CPU given; the opening thread stays where it was")
     func pinsTheThreads() async throws {
-        let before = try Self.allowedCPUs(of: "thread-self")
+        let before = try allowedCPUs(of: "thread-self")
         guard let allowed = StoreCPUs(parsing: before), let cpu = allowed.cpus.last, allowed.cpus.count > 1 else {
             print(
                 "skipped: this test process may run on one CPU only (\(before)), so a pinned thread looks like any other"
@@ -45,11 +45,11 @@ struct StoreCPUsTests {
         let pinned = await eventually(within: .seconds(10)) {
             let started = Self.threads(named: names).filter { !earlier.contains($0.id) }
             return names.allSatisfy { name in
-                started.contains { $0.name == name && (try? Self.allowedCPUs(of: "self/task/\($0.id)")) == "\(cpu)" }
+                started.contains { $0.name == name && (try? allowedCPUs(of: "self/task/\($0.id)")) == "\(cpu)" }
             }
         }
         #expect(pinned, "a new writer and a new checkpointer run on CPU \(cpu) alone")
-        #expect(try Self.allowedCPUs(of: "thread-self") == before)
+        #expect(try allowedCPUs(of: "thread-self") == before)
         store.close()
     }
 
@@ -68,13 +68,6 @@ struct StoreCPUsTests {
             return error.kind == .unusableCPUs && error.reason.contains("CPUs 1000-1023")
         }
         try fixture.open().close()
-    }
-
-    /// The `Cpus_allowed_list` of `/proc/TASK/status`.
-    static func allowedCPUs(of task: String) throws -> String {
-        let status = try String(contentsOfFile: "/proc/\(task)/status", encoding: .utf8)
-        let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") } ?? ""
-        return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
     }
 
     /// This process's threads called one of `names`, with their kernel ids.
