@@ -6,7 +6,17 @@ extension ClientMessage {
     /// field missing, mistyped or out of range is `bad_request`; an op this protocol does not
     /// define is `unknown_op`; more than 1000 devices or locations is `too_large`. Fields the
     /// protocol does not define are ignored.
+    ///
+    /// A publish of the usual shape takes `PublishScanner`'s fast path; the answer is the
+    /// same either way.
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        let bytes = Array(bytes)
+        if let publish = PublishScanner.decode(bytes) { return publish }
+        return try decodeTree(bytes)
+    }
+
+    /// Decodes `bytes` through a `JSONValue` tree: any message, with every error.
+    static func decodeTree(_ bytes: [UInt8]) throws(ProtocolError) -> ClientMessage {
         guard case .object(let members) = try JSONValue(parsing: bytes) else {
             throw ProtocolError(.badRequest, "a message must be a JSON object")
         }

@@ -1,9 +1,9 @@
 /// What one field must hold: the check, and the same rule in words for the error message.
-struct FieldRule<Value> {
+struct FieldRule<Value>: Sendable {
     /// Completes "`<field>` must be …", e.g. "a number between -90 and 90".
     let expectation: String
     /// The field's value when the JSON value satisfies the rule, otherwise nil.
-    let accept: (JSONValue) -> Value?
+    let accept: @Sendable (JSONValue) -> Value?
 }
 
 extension FieldRule<Double> {

@@ -21,13 +21,22 @@ struct JSONParser {
 
     /// Parses the whole text as exactly one JSON value surrounded by optional whitespace.
     mutating func parseDocument() throws(ProtocolError) -> JSONValue {
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw syntaxError("unexpected data after the JSON value") }
+        return value
+    }
+
+    /// Parses one value from the next byte that is not whitespace, found inside `depth`
+    /// arrays and objects already open, which count towards `ProtocolLimits.maxJSONDepth`.
+    mutating func parseValue(depth: Int = 0) throws(ProtocolError) -> JSONValue {
         var stack: [OpenContainer] = []
         nextValue: while true {
             skipWhitespace()
             var value: JSONValue
             switch try peekByte() {
             case .openBrace, .openBracket:
-                guard stack.count < ProtocolLimits.maxJSONDepth else {
+                guard depth + stack.count < ProtocolLimits.maxJSONDepth else {
                     throw syntaxError(
                         "arrays and objects nest deeper than \(ProtocolLimits.maxJSONDepth) levels")
                 }
@@ -93,9 +102,6 @@ struct JSONParser {
                     throw syntaxError(stack[top].isObject ? "expected ',' or '}'" : "expected ',' or ']'")
                 }
             }
-
-            skipWhitespace()
-            guard index == bytes.count else { throw syntaxError("unexpected data after the JSON value") }
             return value
         }
     }
@@ -112,7 +118,8 @@ struct JSONParser {
 
     // MARK: Tokens
 
-    private mutating func parseKey() throws(ProtocolError) -> String {
+    /// Parses an object's member name and the `:` after it.
+    mutating func parseKey() throws(ProtocolError) -> String {
         guard try peekByte() == .quote else { throw syntaxError("expected a string key") }
         let key = try parseString()
         skipWhitespace()
@@ -130,7 +137,8 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func skipWhitespace() {
+    /// Skips spaces, tabs and line breaks.
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case .space, .tab, .lineFeed, .carriageReturn: index += 1
@@ -138,6 +146,19 @@ struct JSONParser {
             }
         }
     }
+
+    /// Consumes `byte` when it comes next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Whether every byte has been read.
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// The index of the next byte to read.
+    var offset: Int { index }
 
     private func peekByte() throws(ProtocolError) -> UInt8 {
         guard index < bytes.count else { throw syntaxError("unexpected end of input") }

@@ -6,16 +6,17 @@ extension Location {
     ///   - readsSeq: true for `loc` frames from the server; publishers' `seq` is ignored.
     init(json: JSONValue, name: String, op: String?, readsSeq: Bool) throws(ProtocolError) {
         let fields = try FieldReader(object: json, name: name, expectation: "a location object", op: op)
+        typealias Rules = LocationFieldRules
         self.init(
-            device: try fields.required("device", .deviceID),
-            lat: try fields.required("lat", .latitude),
-            lon: try fields.required("lon", .longitude),
-            ts: try fields.required("ts", .timestamp),
-            seq: readsSeq ? try fields.required("seq", .sequence) : 0,
-            speed: try fields.optional("speed", .nonNegative),
-            heading: try fields.optional("heading", .heading),
-            acc: try fields.optional("acc", .nonNegative),
-            attrs: try fields.optional("attrs", .attributes)
+            device: try fields.required("device", Rules.device),
+            lat: try fields.required("lat", Rules.lat),
+            lon: try fields.required("lon", Rules.lon),
+            ts: try fields.required("ts", Rules.ts),
+            seq: readsSeq ? try fields.required("seq", Rules.seq) : 0,
+            speed: try fields.optional("speed", Rules.nonNegative),
+            heading: try fields.optional("heading", Rules.heading),
+            acc: try fields.optional("acc", Rules.nonNegative),
+            attrs: try fields.optional("attrs", Rules.attrs)
         )
     }
 
@@ -66,4 +67,18 @@ extension Location {
         if let acc { writer.number("acc", acc) }
         if let attrs { writer.value("attrs", attrs) }
     }
+}
+
+/// The rules of a location's fields, built once: a rule is a closure and its words, and
+/// building them again for each of a publish's locations cost an allocation or a string
+/// interpolation apiece.
+enum LocationFieldRules {
+    static let device = FieldRule<String>.deviceID
+    static let lat = FieldRule<Double>.latitude
+    static let lon = FieldRule<Double>.longitude
+    static let ts = FieldRule<Int64>.timestamp
+    static let seq = FieldRule<UInt64>.sequence
+    static let nonNegative = FieldRule<Double>.nonNegative
+    static let heading = FieldRule<Double>.heading
+    static let attrs = FieldRule<JSONValue>.attributes
 }

@@ -10,20 +10,38 @@ import LocstreamProtocol
 struct FrameGate {
     /// A frame to write.
     enum Frame {
-        /// A `loc` frame; `receivedAt` is nil for frames that were not live.
-        case location(EncodedLocation, receivedAt: ContinuousClock.Instant?)
+        /// A `loc` frame of the publication's update.
+        case location(Publication)
         /// A `leave` frame for the device.
         case leave(String)
-        /// A `presence` frame with `online:false` for the device of this last position.
-        case offline(EncodedLocation)
+        /// A `presence` frame with `online:false` for the device of this update, its last position.
+        case offline(Publication)
         /// A `presence` frame with `online:true`, then a `loc` frame: a device back online.
-        case returning(EncodedLocation, receivedAt: ContinuousClock.Instant?)
+        case returning(Publication)
     }
 
-    private var lastSeq: [String: UInt64]
-    private var shown: Set<String>
-    /// Shown devices this subscriber was told are offline: their next `loc` brings `online:true` first.
-    private var offline: Set<String>
+    /// What this subscriber was sent of one device.
+    private struct Mark {
+        /// The seq of the newest update sent (or left at).
+        var seq: UInt64 = 0
+        /// A location of the device was sent, and no `leave` since.
+        var shown = false
+        /// The subscriber was told the device is offline: its next `loc` brings
+        /// `online:true` first.
+        var offline = false
+
+        /// Records that `publication` is sent; the frame that says so.
+        mutating func send(_ publication: Publication) -> Frame {
+            seq = publication.seq
+            shown = true
+            guard offline else { return .location(publication) }
+            offline = false
+            return .returning(publication)
+        }
+    }
+
+    /// One mark per device this subscriber has heard of: one hash per frame, not one per question.
+    private var marks: [String: Mark]
     private var thinning: Thinning?
 
     /// A gate after `opening`, whose devices in `offline` were shown offline, thinning as
@@ -31,9 +49,8 @@ struct FrameGate {
     init(
         _ request: SubscribeRequest, opening: Opening, offline: Set<String> = [], now: ContinuousClock.Instant = .now
     ) {
-        lastSeq = opening.lastSent
-        shown = Set(opening.lastSent.keys)
-        self.offline = offline
+        marks = opening.lastSent.mapValues { Mark(seq: $0, shown: true) }
+        for device in offline { marks[device, default: Mark()].offline = true }
         thinning = Thinning(request, opening: opening.frames, now: now)
     }
 
@@ -42,46 +59,46 @@ struct FrameGate {
 
     /// The frame to send for `publication` now, if any.
     mutating func admit(_ publication: Publication, now: ContinuousClock.Instant) -> Frame? {
-        let location = publication.update.location
-        if publication.kind == .offline { return admitOffline(publication.update) }
-        guard location.seq > lastSeq[location.device, default: 0] else { return nil }
+        if publication.kind == .offline { return admitOffline(publication) }
+        return Self.admit(
+            publication, after: &marks[publication.device, default: Mark()], thinning: &thinning, now: now)
+    }
+
+    private static func admit(
+        _ publication: Publication, after mark: inout Mark, thinning: inout Thinning?, now: ContinuousClock.Instant
+    ) -> Frame? {
+        guard publication.seq > mark.seq else { return nil }
         switch publication.kind {
         case .leave:
-            lastSeq[location.device] = location.seq
-            thinning?.forget(location.device)
-            return shown.remove(location.device) == nil ? nil : .leave(location.device)
+            mark.seq = publication.seq
+            thinning?.forget(publication.device)
+            defer { mark.shown = false }
+            return mark.shown ? .leave(publication.device) : nil
         case .location, .offline:
-            guard thinning != nil else { return send(publication) }
+            guard thinning != nil else { return mark.send(publication) }
             guard let passed = thinning?.admit(publication, now: now) else { return nil }
-            return send(passed)
+            return mark.send(passed)
         }
     }
 
-    /// `online:false` for a shown device whose newest update sent is `last` (not one
+    /// `online:false` for a shown device whose newest update sent is `last`'s (not one
     /// newer: it is back already), once.
-    private mutating func admitOffline(_ last: EncodedLocation) -> Frame? {
-        let location = last.location
-        guard shown.contains(location.device), location.seq >= lastSeq[location.device, default: 0],
-            offline.insert(location.device).inserted
-        else { return nil }
+    private mutating func admitOffline(_ last: Publication) -> Frame? {
+        let location = last.update.location
+        guard let index = marks.index(forKey: location.device) else { return nil }
+        let mark = marks.values[index]
+        guard mark.shown, location.seq >= mark.seq, !mark.offline else { return nil }
+        marks.values[index].offline = true
         return .offline(last)
     }
 
     /// Held frames whose interval has passed.
     mutating func due(now: ContinuousClock.Instant) -> [Frame] {
-        let ready = thinning?.due(now: now) ?? []
-        return ready.filter { $0.update.location.seq > lastSeq[$0.update.location.device, default: 0] }.map {
-            send($0)
+        guard let ready = thinning?.due(now: now), !ready.isEmpty else { return [] }
+        return ready.compactMap { publication in
+            let location = publication.update.location
+            guard location.seq > marks[location.device]?.seq ?? 0 else { return nil }
+            return marks[location.device, default: Mark()].send(publication)
         }
-    }
-
-    private mutating func send(_ publication: Publication) -> Frame {
-        let location = publication.update.location
-        lastSeq[location.device] = location.seq
-        shown.insert(location.device)
-        guard offline.remove(location.device) == nil else {
-            return .returning(publication.update, receivedAt: publication.receivedAt)
-        }
-        return .location(publication.update, receivedAt: publication.receivedAt)
     }
 }

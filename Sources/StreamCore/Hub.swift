@@ -126,12 +126,9 @@ public final class Hub: Sendable {
             )
         }
         guard !streams.isEmpty || !areaMatches.isEmpty else { return }
-        let receivedAt = ContinuousClock.now
-        let publication = Publication(update, receivedAt: receivedAt)
+        let publication = Publication(update)
         for stream in streams { stream.push(publication) }
-        for (stream, kind) in areaMatches {
-            stream.push(kind == .location ? publication : Publication(update, receivedAt: receivedAt, kind: kind))
-        }
+        for (stream, kind) in areaMatches { stream.push(publication.told(as: kind)) }
     }
 
     /// Pushes an `offline` of the device of `last` (its last known position) to every

@@ -141,6 +141,7 @@ public final class LocalBroker: Broker {
     /// once), without changing anything yet.
     private func stamp(_ locations: [Location], in state: State) -> [EncodedLocation] {
         var assigned: [String: UInt64] = [:]
+        if locations.count > 1 { assigned.reserveCapacity(locations.count) }
         return locations.map { location in
             let previous =
                 assigned[location.device] ?? state.devices[location.device]?.history.newest.location.seq
@@ -155,12 +156,14 @@ public final class LocalBroker: Broker {
     /// Keeps `encoded`, stamped with its device's next seq, and reports it, in place.
     private func record(_ encoded: EncodedLocation, seen: Int32, in state: inout State) {
         let location = encoded.location
-        let previous = state.devices[location.device]?.history.newest
-        if state.devices[location.device] == nil {
-            state.devices[location.device] = Device(history: HistoryRing(first: encoded), lastSeen: seen)
+        let previous: EncodedLocation?
+        if let index = state.devices.index(forKey: location.device) {
+            previous = state.devices.values[index].history.newest
+            state.devices.values[index].history.append(encoded, capacity: historySize)
+            state.devices.values[index].lastSeen = seen
         } else {
-            state.devices[location.device]?.history.append(encoded, capacity: historySize)
-            state.devices[location.device]?.lastSeen = seen
+            previous = nil
+            state.devices[location.device] = Device(history: HistoryRing(first: encoded), lastSeen: seen)
         }
         let from = previous.map { ($0.location.lat, $0.location.lon) }
         state.positions.move(location.device, from: from, to: (location.lat, location.lon))

@@ -55,10 +55,10 @@ public final class LocationStream: AsyncSequence, Sendable {
     /// Puts `update` in place of its device's queued update, or appends it; returns
     /// how many updates were dropped (0 or 1).
     private static func conflate(_ update: Publication, into state: inout State) -> Int {
-        let device = update.update.location.device
+        let device = update.device
         if state.positions == nil {
             var positions: [String: Int] = [:]
-            for (index, queued) in state.buffer.enumerated() { positions[queued.update.location.device] = index }
+            for (index, queued) in state.buffer.enumerated() { positions[queued.device] = index }
             state.positions = positions
         }
         if let index = state.positions?[device] {

@@ -48,7 +48,8 @@ public struct StreamMetrics: Sendable {
             "auth_failures_total", help: "Refused tokens, by reason.", label: "reason",
             values: AuthError.Reason.allCases.map(\.rawValue) + ["missing"])
         publishToSend = registry.histogram(
-            "publish_to_send_seconds", help: "Seconds from a publication reaching the hub to its frame being queued.",
+            "publish_to_send_seconds",
+            help: "Seconds from a publication reaching the hub to its subscription taking it to queue.",
             bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
         publishRefused = registry.counter(
             "publish_refused_total", help: "Publishes refused whole, by reason.", label: "reason",

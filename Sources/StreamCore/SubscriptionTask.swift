@@ -71,7 +71,12 @@ private final class GatedDelivery {
     @inline(never)
     func send(_ batch: [Publication]) -> Bool {
         let now = ContinuousClock.now
-        let frames = batch.compactMap { gate.admit($0, now: now) } + gate.due(now: now)
-        return frames.allSatisfy { delivery.send($0) }
+        var tally = Delivery.Tally()
+        defer { delivery.record(tally) }
+        for publication in batch {
+            guard let frame = gate.admit(publication, now: now) else { continue }
+            guard delivery.send(frame, at: now, into: &tally) else { return false }
+        }
+        return gate.due(now: now).allSatisfy { delivery.send($0, at: now, into: &tally) }
     }
 }

@@ -41,7 +41,7 @@ struct Thinning {
 
     /// The update to send now, or nil when it is held (interval) or skipped (distance).
     mutating func admit(_ publication: Publication, now: ContinuousClock.Instant) -> Publication? {
-        let device = publication.update.location.device
+        let device = publication.device
         if let interval, let last = sent[device], now < last.at + interval {
             held[device] = publication
             return nil

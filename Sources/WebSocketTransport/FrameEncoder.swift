@@ -10,7 +10,12 @@ enum FrameEncoder {
 
     /// Bytes `frame` takes on the wire.
     static func wireCount(of frame: OutboundFrame) -> Int {
-        headerCount(payload: frame.payloadCount) + frame.payloadCount
+        wireCount(payload: frame.payloadCount)
+    }
+
+    /// The bytes a frame of `payload` bytes takes on the wire, header included.
+    static func wireCount(payload: Int) -> Int {
+        headerCount(payload: payload) + payload
     }
 
     /// Writes `frame` at `buffer[offset...]` and returns the offset after it.

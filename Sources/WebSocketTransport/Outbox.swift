@@ -96,17 +96,18 @@ struct Outbox {
         pendingClose = request
     }
 
-    /// Takes frames from the front, up to `byteBudget` wire bytes but at least one.
+    /// Takes frames from the front, up to `byteBudget` wire bytes but at least one. Each
+    /// frame moves out of its slot, so taking it costs no reference count.
     mutating func takeBatch(byteBudget: Int) -> [OutboundFrame] {
         var batch: [OutboundFrame] = []
         var wireBytes = 0
         while head < slots.count {
-            if let frame = slots[head].frame {
-                let next = FrameEncoder.wireCount(of: frame)
+            if let payload = slots[head].frame?.payloadCount {
+                let next = FrameEncoder.wireCount(payload: payload)
                 if !batch.isEmpty && wireBytes + next > byteBudget { break }
                 wireBytes += next
-                queuedBytes -= frame.payloadCount
-                batch.append(frame)
+                queuedBytes -= payload
+                if let frame = slots[head].frame.take() { batch.append(frame) }
             } else {
                 holes -= 1
             }

@@ -24,7 +24,7 @@ struct ThinningTests {
     }
 
     private func sent(_ frame: FrameGate.Frame?) -> UInt64? {
-        if case .location(let update, _) = frame { update.location.seq } else { nil }
+        if case .location(let publication) = frame { publication.update.location.seq } else { nil }
     }
 
     @Test("min_distance_m skips updates closer than the distance to the last one sent")
