@@ -28,17 +28,12 @@ public struct AwaitedStep {
     /// `work` runs to its end, which the broker's own timeouts bound, and the caller
     /// keeps no cancellation handler: its frames would take every subscribed
     /// connection's task past its first slab of memory.
-    ///
-    /// `work` runs on `executor` when one is given: the connection's service thread, for
-    /// a read that never blocks, so the step needs no pool thread to wake and none to
-    /// hand the result back from.
     static func apart<Value: Sendable>(
         _ work: @escaping @Sendable () async throws -> Value, cancellable: Bool = false,
-        on executor: (any TaskExecutor)? = nil,
         then finish: @escaping (Result<Value, any Error>) throws(ProtocolError) -> Void
     ) -> AwaitedStep {
         AwaitedStep {
-            let task = started(work, on: executor)
+            let task = started(work)
             let result =
                 cancellable
                 ? await withTaskCancellationHandler {
@@ -53,10 +48,10 @@ public struct AwaitedStep {
     /// A task running `work`, started from a synchronous, never-inlined function so the
     /// awaiting frame does not hold the task's creation.
     @inline(never)
-    private static func started<Value: Sendable>(
-        _ work: @escaping @Sendable () async throws -> Value, on executor: (any TaskExecutor)?
-    ) -> Task<Result<Value, any Error>, Never> {
-        Task(executorPreference: executor) { () -> Result<Value, any Error> in
+    private static func started<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) -> Task<
+        Result<Value, any Error>, Never
+    > {
+        Task { () -> Result<Value, any Error> in
             do { return .success(try await work()) } catch { return .failure(error) }
         }
     }

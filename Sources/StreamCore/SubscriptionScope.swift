@@ -83,9 +83,7 @@ public final class SubscriptionScope {
             try await node.broker.confirmInterest()
             return try await Opening.read(request, watching: watch, from: node.broker)
         }
-        // Without `since`, the opening comes from the broker's memory (or, with Redis, from
-        // awaited replies), never from a blocking read of the durable store.
-        return .apart(read, on: request.since.isEmpty ? sink.executor : nil) { result throws(ProtocolError) in
+        return .apart(read) { result throws(ProtocolError) in
             do throws(ProtocolError) {
                 self.start(request, registration: registration, stream: stream, opening: try Self.read(result))
             } catch {
