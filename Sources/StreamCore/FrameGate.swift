@@ -30,6 +30,11 @@ struct FrameGate {
         /// `online:true` first.
         var offline = false
 
+        /// `send(_:)` for a publication newer than what was sent; nil for an older one.
+        mutating func sendIfNewer(_ publication: Publication) -> Frame? {
+            publication.seq > seq ? send(publication) : nil
+        }
+
         /// Records that `publication` is sent; the frame that says so.
         mutating func send(_ publication: Publication) -> Frame {
             seq = publication.seq
@@ -84,10 +89,9 @@ struct FrameGate {
     /// `online:false` for a shown device whose newest update sent is `last`'s (not one
     /// newer: it is back already), once.
     private mutating func admitOffline(_ last: Publication) -> Frame? {
-        let location = last.update.location
-        guard let index = marks.index(forKey: location.device) else { return nil }
+        guard let index = marks.index(forKey: last.device) else { return nil }
         let mark = marks.values[index]
-        guard mark.shown, location.seq >= mark.seq, !mark.offline else { return nil }
+        guard mark.shown, last.seq >= mark.seq, !mark.offline else { return nil }
         marks.values[index].offline = true
         return .offline(last)
     }
@@ -95,10 +99,7 @@ struct FrameGate {
     /// Held frames whose interval has passed.
     mutating func due(now: ContinuousClock.Instant) -> [Frame] {
         guard let ready = thinning?.due(now: now), !ready.isEmpty else { return [] }
-        return ready.compactMap { publication in
-            let location = publication.update.location
-            guard location.seq > marks[location.device]?.seq ?? 0 else { return nil }
-            return marks[location.device, default: Mark()].send(publication)
-        }
+        // Thinning holds only what `admit` passed, so each device has its mark already.
+        return ready.compactMap { marks[$0.device, default: Mark()].sendIfNewer($0) }
     }
 }
