@@ -126,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "LocstreamClientTests",
             dependencies: [
-                "LocstreamClient", "LocstreamClientLWS", "LocstreamProtocol", "TestSupport", "WebSocketTransport",
+                "LocstreamClient", "LocstreamClientLWS", "LocstreamProtocol", "Locking", "TestSupport",
+                "WebSocketTransport",
             ]
         ),
     ],

@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// A count shared by the closures of a test.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     /// Counts one more; returns the new count.
     func increment() -> Int {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A queue one task waits on: `post` from anywhere, `next` returns the oldest item, waiting
 /// for one, or nil once `end` was called and the queue is empty.
@@ -9,7 +9,7 @@ final class Mailbox<Item: Sendable>: Sendable {
         var ended = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty mailbox.
     init() {}

@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import LocstreamClient
-import Synchronization
 import TestSupport
 import Testing
 
@@ -84,7 +84,7 @@ extension ClientEndToEndTests {
 
 /// The seqs a publisher got back, in order, shared with the test's task.
 private final class SeqLog: Sendable {
-    private let seqs = Mutex<[UInt64]>([])
+    private let seqs = Locked<[UInt64]>([])
 
     func append(_ more: [UInt64]) { seqs.withLock { $0 += more } }
     var count: Int { seqs.withLock { $0.count } }

@@ -1,19 +1,19 @@
+import Locking
 import LocstreamClient
-import Synchronization
 
 /// A transport with a scripted server behind it: the test takes each connection the client
 /// opens, reads what the client sent and answers with the frames it chooses.
 final class ScriptedTransport: LocstreamTransport {
     /// The connections opened, in order.
     let opened = Mailbox<ScriptedConnection>()
-    private let failuresLeft: Mutex<Int>
+    private let failuresLeft: Locked<Int>
     private let batching: Bool
 
     /// A transport whose first `failures` connects fail; with `batching`, its connections
     /// hand the client every frame delivered so far at once (`receiveBatch`), as the lws
     /// transport does under load.
     init(failingFirst failures: Int = 0, batching: Bool = false) {
-        failuresLeft = Mutex(failures)
+        failuresLeft = Locked(failures)
         self.batching = batching
     }
 
@@ -40,7 +40,7 @@ final class ScriptedConnection: LocstreamConnection {
     /// Every message the client sent, decoded.
     let sent = Mailbox<ClientMessage>()
     private let inbound = Mailbox<[UInt8]>()
-    private let receivedCount = Mutex(0)
+    private let receivedCount = Locked(0)
     private let batching: Bool
 
     init(token: String?, batching: Bool = false) {

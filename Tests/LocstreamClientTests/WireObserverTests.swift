@@ -1,5 +1,5 @@
+import Locking
 import LocstreamClient
-import Synchronization
 import Testing
 
 /// What `stream-client` reads beside the updates (package access): the observer, the
@@ -11,7 +11,7 @@ struct WireObserverTests {
     )
     func observer() async throws {
         let transport = ScriptedTransport(failingFirst: 1)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         var configuration = ClientConfiguration()
         configuration.reconnect = ReconnectPolicy(initial: .milliseconds(1), cap: .milliseconds(1))
         configuration.subID = { "view-\($0)" }
