@@ -17,7 +17,7 @@ enum CellsTask {
         _ cells: AggregatedArea, rights: Locked<DeviceRights>, every interval: Duration, view: CellsView,
         node: Node, delivery: Delivery
     ) -> Task<Void, Never> {
-        Task(executorPreference: delivery.sink.executor) {
+        Task(executorPreference: delivery.sink.executor, priority: .medium) {
             var view = view
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

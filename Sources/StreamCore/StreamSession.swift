@@ -21,6 +21,11 @@ public final class StreamSession {
     private var claims: Claims?
     /// The auth deadline until a valid token arrives, then that token's expiry timers.
     private var tokenWatch: TokenWatch?
+    /// The priority the connection's messages are answered at: `.high` (ahead of frame
+    /// delivery on the service thread, so a switch's ack does not wait for a burst of
+    /// frames) until it publishes; from then on `.medium`, level with delivery, so that
+    /// ingest never starves delivery.
+    public private(set) var answerPriority = TaskPriority.high
 
     /// A session for connection `connectionID` from `peer` (its remote address), writing to `sink`.
     public init(connectionID: String, peer: String, sink: any FrameSink, node: Node) {
@@ -116,6 +121,7 @@ public final class StreamSession {
             try checkSubscribable(request)
             return try scope.subscribe(request)
         case .publish(let locations, let ack):
+            answerPriority = .medium
             try checkPublishable(locations)
             return publish(locations, ack: ack)
         case .unsubscribe:

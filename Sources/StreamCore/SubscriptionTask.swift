@@ -5,7 +5,8 @@ import Locking
 /// generation.
 ///
 /// It runs on the sink's executor (the connection's service thread), so what it queues
-/// is written in the same loop turn. It re-checks cancellation after every await, and
+/// is written in the same loop turn, at `.medium` priority whatever started it: frames
+/// wait behind a subscriber's urgent answers there (`MessageHandler.answerPriority`). It re-checks cancellation after every await, and
 /// the sink refuses its frames the moment a newer generation is current. With `min_interval_ms`, a child ticker wakes
 /// it so held updates go out when their interval ends; the ticker ends with it.
 enum SubscriptionTask {
@@ -17,7 +18,7 @@ enum SubscriptionTask {
         openingRest: (frames: Locked<OpeningSender?>, stallTimeout: Duration)? = nil
     ) -> Task<Void, Never> {
         let gated = GatedDelivery(gate: gate, delivery: delivery)
-        return Task(executorPreference: delivery.sink.executor) {
+        return Task(executorPreference: delivery.sink.executor, priority: .medium) {
             if let openingRest,
                 await !send(openingRest.frames, to: gated.delivery, stallTimeout: openingRest.stallTimeout)
             {

@@ -18,4 +18,6 @@ final class StreamEndpoint: MessageHandler {
     func end() {
         session.close()
     }
+
+    var answerPriority: TaskPriority { session.answerPriority }
 }

@@ -82,8 +82,9 @@ final class ConnectionChannel: Sendable {
     /// Parks the handler `WebSocketServerDelegate.open` returned: a drain starts with it
     /// when the first message arrives (`LiveSocket.receive`).
     func park(_ handler: sending any MessageHandler) {
+        let priority = handler.answerPriority
         let parcel = Parcel(handler)
-        _ = inbound.withLock { $0.park(parcel) }
+        _ = inbound.withLock { $0.park(parcel, priority: priority) }
     }
 
     /// The connection is gone: cancels a running drain first, then ends the inbound

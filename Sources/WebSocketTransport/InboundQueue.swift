@@ -31,28 +31,49 @@ struct InboundQueue {
     /// Server side: the connection's message handler while no task answers its messages
     /// (`MessageDrain`); nil while one does, and once it has ended.
     private var parkedHandler: Parcel<any MessageHandler>?
+    /// The priority the parked handler answers at (its `answerPriority` when it parked).
+    private var parkedPriority = TaskPriority.high
 
     /// Queues a message (server side). Returns whether the queue is full and reading
-    /// should pause, and the parked handler, if any: the caller starts a task with it.
-    mutating func deliver(_ message: InboundMessage) -> (full: Bool, handler: Parcel<any MessageHandler>?) {
+    /// should pause, and the parked handler, if any, with its priority: the caller starts
+    /// a task with it.
+    mutating func deliver(
+        _ message: InboundMessage
+    ) -> (full: Bool, handler: (parcel: Parcel<any MessageHandler>, priority: TaskPriority)?) {
         messages.append(message)
-        return (count >= Self.highWatermark, parkedHandler.take())
+        return (count >= Self.highWatermark, parkedHandler.take().map { ($0, parkedPriority) })
     }
 
     /// The running drain (server side), for a close to cancel; nil once it has parked its
     /// handler, so a finished task is not kept.
     var drain: Task<Void, Never>?
 
-    /// Parks `handler` (server side) when nothing is queued and the connection is open.
-    mutating func park(_ handler: Parcel<any MessageHandler>) -> ParkOutcome {
+    /// Parks `handler` (server side), to answer at `priority` next, when nothing is
+    /// queued and the connection is open.
+    mutating func park(_ handler: Parcel<any MessageHandler>, priority: TaskPriority) -> ParkOutcome {
         if isFinished {
             drain = nil
             return .closed
         }
         guard count == 0 else { return .messagesWaiting }
         parkedHandler = handler
+        parkedPriority = priority
         drain = nil
         return .parked
+    }
+
+    /// Hands `handler` to a new drain at `priority` (server side), started by `start`
+    /// under the lock, as `LiveSocket.receive` does; false when the connection has closed.
+    mutating func restart(
+        _ handler: Parcel<any MessageHandler>, priority: TaskPriority,
+        start: (Parcel<any MessageHandler>, TaskPriority) -> Task<Void, Never>
+    ) -> Bool {
+        guard !isFinished else {
+            drain = nil
+            return false
+        }
+        drain = start(handler, priority)
+        return true
     }
 
     /// What `park` did.

@@ -76,9 +76,11 @@ final class LiveSocket {
                     // Server side: the first message since the handler parked starts a drain.
                     // It starts under the lock so that `drain` is stored before the task can
                     // park again (which clears it), whichever thread the task runs on.
-                    let handler: Parcel<any MessageHandler>?
+                    let handler: (parcel: Parcel<any MessageHandler>, priority: TaskPriority)?
                     (full, handler) = queue.deliver(message)
-                    if let handler { queue.drain = MessageDrain.start(handler, on: channel) }
+                    if let handler {
+                        queue.drain = MessageDrain.start(handler.parcel, at: handler.priority, on: channel)
+                    }
                 }
                 let pause = full && canPause && !queue.isReadingPaused
                 if pause { queue.isReadingPaused = true }

@@ -11,4 +11,15 @@ public protocol MessageHandler: AnyObject {
     func handle(_ message: InboundMessage) async -> Bool
     /// The connection is closing: called once, after the last `handle` has returned.
     func end()
+    /// The priority its messages are answered at, read whenever the task answering them
+    /// has emptied the queue. At `.high` or above they are urgent: on the service thread
+    /// they run before frame delivery (`LoopMailbox`), so a subscriber's switch and its
+    /// ack do not wait for a burst of frames. A handler whose messages are ingest answers
+    /// below that, so that publishers never starve delivery.
+    var answerPriority: TaskPriority { get }
+}
+
+extension MessageHandler {
+    /// Urgent, unless the handler says otherwise.
+    public var answerPriority: TaskPriority { .high }
 }

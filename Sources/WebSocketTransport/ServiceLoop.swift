@@ -119,23 +119,59 @@ extension ServiceLoop {
         return true
     }
 
-    /// Runs everything posted since the last wake-up: commands first, then the jobs of
-    /// the tasks on this thread, then the connections that asked to be looked at; and
-    /// again, for what those posted, until the mailbox is empty. After
-    /// `drainRounds` rounds it wakes the loop once more and returns, so jobs that keep
-    /// posting cannot starve the sockets.
+    /// Runs everything posted since the last wake-up: commands first, then the urgent
+    /// jobs (the answers to a subscriber's messages) and the writes they queued, then the
+    /// writes to the connections that asked to be looked at, then the other jobs of the
+    /// tasks on this thread (delivery, and the answers to publishers); and again, for
+    /// what those posted, until the mailbox is empty. Writing what is queued before
+    /// running what queues more keeps a publisher's fan-out from piling up frames.
+    ///
+    /// A drain lasts about one `drainSlice`: the writes and jobs not done by then go back
+    /// to the mailbox, first in line, and the loop is woken once more and returns, so
+    /// that a burst of deliveries keeps neither the sockets (a switch waiting to be read)
+    /// nor jobs that keep posting waiting longer than that. Delivery also stops for an
+    /// urgent job posted meanwhile (a switch's opening read, done), which then runs first.
     func serviceMailbox() {
-        for _ in 0..<drainRounds {
+        let deadline = ContinuousClock.now + drainSlice
+        while ContinuousClock.now < deadline {
             guard let work = mailbox.drain() else { return }
             for command in work.commands { perform(command) }
-            for job in work.jobs { executor.run(job) }
-            for id in work.connections { serviceRequested(for: id) }
+            runUrgent(work.urgentJobs)
+            let connectionsLeft = runUntilInterrupted(work.connections, deadline: deadline) {
+                serviceRequested(for: $0)
+            }
+            let jobsLeft =
+                connectionsLeft.isEmpty
+                ? runUntilInterrupted(work.jobs, deadline: deadline) { executor.run($0) } : work.jobs[...]
+            mailbox.putBack(jobs: jobsLeft, connections: connectionsLeft)
         }
         mailbox.waker.wake()
     }
 
-    /// How many times one wake-up drains the mailbox at most.
-    var drainRounds: Int { 8 }
+    /// Runs urgent `jobs`, then writes at once to the connections they queued frames for
+    /// (a switch's ack), ahead of the delivery writes already waiting.
+    private func runUrgent(_ jobs: [UnownedJob]) {
+        guard !jobs.isEmpty else { return }
+        let mark = mailbox.connectionMark
+        for job in jobs { executor.run(job) }
+        for id in mailbox.takeConnections(postedAfter: mark) { serviceRequested(for: id) }
+    }
+
+    /// Does `step` for each of `items` in order until the slice ends at `deadline` or an
+    /// urgent job is posted; returns the items left.
+    private func runUntilInterrupted<Item>(
+        _ items: [Item], deadline: ContinuousClock.Instant, _ step: (Item) -> Void
+    ) -> ArraySlice<Item> {
+        for index in items.indices {
+            step(items[index])
+            if ContinuousClock.now >= deadline || mailbox.hasUrgentJobs { return items[(index + 1)...] }
+        }
+        return []
+    }
+
+    /// How long one wake-up drains the mailbox at most: about 20 frames written one
+    /// write each, or a few hundred corked.
+    var drainSlice: Duration { .microseconds(250) }
 
     /// The loop has stopped: jobs still queued, and any enqueued later, run on the
     /// global concurrent executor, so their tasks end.

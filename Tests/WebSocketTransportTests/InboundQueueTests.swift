@@ -66,24 +66,28 @@ struct InboundQueueTests {
     @Test("a parked handler goes to the next delivery, once; park refuses while messages wait")
     func parkedHandler() {
         var queue = InboundQueue()
-        #expect(queue.park(Parcel(SilentHandler())) == .parked)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .high) == .parked)
         let first = queue.deliver(message(1))
-        #expect(first.handler?.open() != nil, "the first message starts a drain")
+        #expect(first.handler?.parcel.open() != nil, "the first message starts a drain")
         #expect(queue.deliver(message(2)).handler == nil, "a drain holds it: no second one")
-        #expect(queue.park(Parcel(SilentHandler())) == .messagesWaiting)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .high) == .messagesWaiting)
         #expect(queue.popAll() == [message(1), message(2)])
-        #expect(queue.park(Parcel(SilentHandler())) == .parked)
-        #expect(queue.deliver(message(3)).handler != nil)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .high) == .parked)
+        #expect(queue.deliver(message(3)).handler?.priority == .high)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .medium) == .messagesWaiting)
+        #expect(queue.popAll() == [message(3)])
+        #expect(queue.park(Parcel(SilentHandler()), priority: .medium) == .parked)
+        #expect(queue.deliver(message(4)).handler?.priority == .medium, "it answers at the priority it parked with")
     }
 
     @Test("after finish, park says closed, and a parked handler is taken to be ended")
     func parkAfterFinish() {
         var queue = InboundQueue()
-        #expect(queue.park(Parcel(SilentHandler())) == .parked)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .high) == .parked)
         queue.finish()
         #expect(queue.takeParkedHandler()?.open() != nil)
         #expect(queue.takeParkedHandler() == nil)
-        #expect(queue.park(Parcel(SilentHandler())) == .closed)
+        #expect(queue.park(Parcel(SilentHandler()), priority: .high) == .closed)
     }
 
     @Test("finish wakes a waiting consumer with nil and marks the end")

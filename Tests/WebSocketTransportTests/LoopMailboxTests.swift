@@ -82,7 +82,7 @@ struct LoopMailboxTests {
         var drains = 0
         while !ran.withLock({ $0 }), drains < 10_000 {
             if let work = mailbox.drain() {
-                for job in work.jobs { executor.run(job) }
+                for job in work.urgentJobs + work.jobs { executor.run(job) }
             }
             drains += 1
             await Task.yield()
@@ -93,6 +93,54 @@ struct LoopMailboxTests {
         // Stopped: the job is refused by the mailbox and runs on the global executor.
         let late = Task(executorPreference: executor) { 42 }
         #expect(await late.value == 42)
+        #expect(mailbox.drain() == nil)
+    }
+}
+
+/// Urgent jobs (`.high` priority and above) apart from delivery's, and jobs put back.
+@Suite("loop mailbox priorities")
+struct LoopMailboxPriorityTests {
+    @Test("a job of .high priority is urgent, one of .medium is not; put-back jobs come before later posts")
+    func urgentAndPutBack() async {
+        let mailbox = LoopMailbox<Int>()
+        let executor = ServiceExecutor(mailbox: mailbox)
+        let ran = Locked<[String]>([])
+        let tasks = ["a", "b"].map { name in
+            Task(executorPreference: executor, priority: .medium) { ran.withLock { $0.append(name) } }
+        }
+        #expect(!mailbox.hasUrgentJobs)
+        let urgent = Task(executorPreference: executor, priority: .high) { ran.withLock { $0.append("urgent") } }
+        #expect(mailbox.hasUrgentJobs)
+        let first = mailbox.drain()
+        #expect(first?.urgentJobs.count == 1)
+        #expect(first?.jobs.count == 2)
+        #expect(!mailbox.hasUrgentJobs)
+        guard let first, first.jobs.count == 2 else { return }
+        for job in first.urgentJobs { executor.run(job) }
+        executor.run(first.jobs[0])
+        let late = Task(executorPreference: executor, priority: .medium) { ran.withLock { $0.append("late") } }
+        mailbox.putBack(jobs: first.jobs[1...], connections: [])
+        let second = mailbox.drain()
+        #expect(second?.jobs.count == 2)
+        for job in second?.jobs ?? [] { executor.run(job) }
+        for task in tasks + [urgent, late] { await task.value }
+        #expect(ran.withLock { $0 } == ["urgent", "a", "b", "late"])
+        #expect(mailbox.drain() == nil)
+    }
+
+    @Test("connections put back come before later posts; those posted after a mark are taken alone")
+    func connectionsPutBackAndMarked() {
+        let mailbox = LoopMailbox<Int>()
+        for id in 1...3 { mailbox.post(ConnectionID(UInt64(id))) }
+        let first = mailbox.drain()
+        mailbox.post(ConnectionID(4))
+        mailbox.putBack(jobs: [], connections: first?.connections.dropFirst() ?? [])
+        let mark = mailbox.connectionMark
+        #expect(mark == 3)
+        mailbox.post(ConnectionID(5))
+        #expect(mailbox.takeConnections(postedAfter: mark) == [ConnectionID(5)])
+        #expect(mailbox.takeConnections(postedAfter: mark).isEmpty)
+        #expect(mailbox.drain()?.connections == [ConnectionID(2), ConnectionID(3), ConnectionID(4)])
         #expect(mailbox.drain() == nil)
     }
 }

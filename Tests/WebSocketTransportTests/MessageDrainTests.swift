@@ -24,7 +24,7 @@ struct MessageDrainTests {
     private func receive(_ text: String, on channel: ConnectionChannel) {
         channel.inbound.withLock { queue in
             let (_, handler) = queue.deliver(InboundMessage(bytes: Array(text.utf8)))
-            if let handler { queue.drain = MessageDrain.start(handler, on: channel) }
+            if let handler { queue.drain = MessageDrain.start(handler.parcel, at: handler.priority, on: channel) }
         }
     }
 
@@ -38,6 +38,25 @@ struct MessageDrainTests {
         receive("later", on: channel)
         #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 51 })
         #expect(log.withLock { $0 } == (0..<50).map { "m\($0)" } + ["later"])
+        channel.finishInbound()
+        #expect(log.withLock { $0.last } == "end")
+    }
+
+    @Test("messages are answered at the handler's priority; when it lowers, a new drain answers the rest at it")
+    func priority() async {
+        let log = Locked<[String]>([])
+        let gate = OneShot<Void>()
+        let channel = parkedChannel(RecordingHandler(log: log, gate: gate, logsPriority: true))
+        receive("lower", on: channel)
+        receive("waiting", on: channel)
+        #expect(await eventually(within: Self.patience) { log.withLock { $0 } == ["lower@high"] })
+        gate.fulfil(())
+        #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 2 })
+        #expect(log.withLock { $0 } == ["lower@high", "waiting@medium"], "a task's priority is fixed: a new drain")
+        #expect(await eventually(within: Self.patience) { channel.inbound.withLock { $0.drain == nil } })
+        receive("parked", on: channel)
+        #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 3 })
+        #expect(log.withLock { $0.last } == "parked@medium", "the next drain starts at the parked priority")
         channel.finishInbound()
         #expect(log.withLock { $0.last } == "end")
     }
@@ -71,20 +90,26 @@ struct MessageDrainTests {
     }
 }
 
-/// Logs each message it answers, then `end`; waits for `gate` on its first message, and
-/// answers false to "close".
+/// Logs each message it answers (with the drain's priority, if asked), then `end`; waits
+/// for `gate` on its first message, answers false to "close", and lowers its priority to
+/// `.medium` on "lower".
 private final class RecordingHandler: MessageHandler {
     private let log: Locked<[String]>
     private let gate: OneShot<Void>?
+    private let logsPriority: Bool
+    private(set) var answerPriority = TaskPriority.high
 
-    init(log: Locked<[String]>, gate: OneShot<Void>? = nil) {
+    init(log: Locked<[String]>, gate: OneShot<Void>? = nil, logsPriority: Bool = false) {
         self.log = log
         self.gate = gate
+        self.logsPriority = logsPriority
     }
 
     func handle(_ message: InboundMessage) async -> Bool {
         let text = String(decoding: message.bytes, as: UTF8.self)
-        log.withLock { $0.append(text) }
+        let priority = Task.basePriority == .high ? "high" : Task.basePriority == .medium ? "medium" : "other"
+        log.withLock { $0.append(logsPriority ? "\(text)@\(priority)" : text) }
+        if text == "lower" { answerPriority = .medium }
         if let gate { _ = await gate.value() }
         return text != "close"
     }
