@@ -29,7 +29,10 @@ struct Outbox {
 
     /// Queued frames, oldest first, from `head` on. A conflated frame leaves a hole (a
     /// `nil` frame) behind; holes and taken slots are compacted away once they
-    /// outnumber the frames still queued, so a stalled peer cannot grow the array.
+    /// outnumber the frames still queued, so a stalled peer cannot grow the array. Once
+    /// everything is taken the array is freed, so an idle connection holds none (keeping
+    /// its capacity cost about 0.2 KiB per idle subscribed connection, whose welcome and
+    /// ack were queued together).
     private var slots: [Slot] = []
     /// Index of the first slot not yet taken.
     private var head = 0
@@ -114,7 +117,7 @@ struct Outbox {
             head += 1
         }
         if head == slots.count {
-            clear(keepingCapacity: slots.capacity <= 64)
+            clear()
         } else if head > slots.count / 2 {
             compact()
         }
@@ -124,7 +127,7 @@ struct Outbox {
     /// Marks the connection closed and drops what was queued; returns the dropped count.
     mutating func close() -> Int {
         isClosed = true
-        defer { clear(keepingCapacity: false) }
+        defer { clear() }
         return slots.count - head - holes
     }
 
@@ -191,8 +194,8 @@ struct Outbox {
         return dropped
     }
 
-    private mutating func clear(keepingCapacity: Bool) {
-        slots.removeAll(keepingCapacity: keepingCapacity)
+    private mutating func clear() {
+        slots.removeAll()
         head = 0
         holes = 0
         dataScan = 0
