@@ -91,7 +91,7 @@ struct MessageDrainTests {
 }
 
 /// Logs each message it answers (with the drain's priority, if asked), then `end`; waits
-/// for `gate` on its first message, answers false to "close", and lowers its priority to
+/// for `gate` on its first message (even when cancelled), answers false to "close", and lowers its priority to
 /// `.medium` on "lower".
 private final class RecordingHandler: MessageHandler {
     private let log: Locked<[String]>
@@ -110,7 +110,9 @@ private final class RecordingHandler: MessageHandler {
         let priority = Task.basePriority == .high ? "high" : Task.basePriority == .medium ? "medium" : "other"
         log.withLock { $0.append(logsPriority ? "\(text)@\(priority)" : text) }
         if text == "lower" { answerPriority = .medium }
-        if let gate { _ = await gate.value() }
+        // In a task of its own, which the drain's cancellation does not reach: the handler
+        // keeps answering until the gate opens, whatever happens to the connection.
+        if let gate { _ = await Task { await gate.value() }.value }
         return text != "close"
     }
 
