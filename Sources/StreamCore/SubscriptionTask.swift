@@ -6,9 +6,10 @@ import Locking
 ///
 /// It runs on the sink's executor (the connection's service thread), so what it queues
 /// is written in the same loop turn, at `.medium` priority whatever started it: frames
-/// wait behind a subscriber's urgent answers there (`MessageHandler.answerPriority`). It re-checks cancellation after every await, and
-/// the sink refuses its frames the moment a newer generation is current. With `min_interval_ms`, a child ticker wakes
-/// it so held updates go out when their interval ends; the ticker ends with it.
+/// wait behind a subscriber's urgent answers there (`MessageHandler.answerPriority`).
+/// It re-checks cancellation after every await, and the sink refuses its frames the
+/// moment a newer generation is current. With `min_interval_ms`, a child ticker wakes it
+/// so held updates go out when their interval ends; the ticker ends with it.
 enum SubscriptionTask {
     /// Starts the task; it first sends `openingRest`, the part of the opening the switch
     /// had no room for, if any, closing the connection if the peer reads none of it for

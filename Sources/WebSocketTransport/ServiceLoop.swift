@@ -123,8 +123,8 @@ extension ServiceLoop {
     /// jobs (the answers to a subscriber's messages) and the writes they queued, then the
     /// writes to the connections that asked to be looked at, then the other jobs of the
     /// tasks on this thread (delivery, and the answers to publishers); and again, for
-    /// what those posted, until the mailbox is empty. Writing what is queued before
-    /// running what queues more keeps a publisher's fan-out from piling up frames.
+    /// what those posted, until the mailbox is empty. Writes go first, so the frames
+    /// already queued leave before jobs queue more.
     ///
     /// A drain lasts about one `drainSlice`: the writes and jobs not done by then go back
     /// to the mailbox, first in line, and the loop is woken once more and returns, so

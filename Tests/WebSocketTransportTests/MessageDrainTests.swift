@@ -57,6 +57,7 @@ struct MessageDrainTests {
         receive("parked", on: channel)
         #expect(await eventually(within: Self.patience) { log.withLock { $0.count } == 3 })
         #expect(log.withLock { $0.last } == "parked@medium", "the next drain starts at the parked priority")
+        #expect(await eventually(within: Self.patience) { channel.inbound.withLock { $0.drain == nil } })
         channel.finishInbound()
         #expect(log.withLock { $0.last } == "end")
     }
