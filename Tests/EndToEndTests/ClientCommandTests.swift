@@ -137,7 +137,7 @@ extension EndToEnd.ClientCommandTests {
             [
                 "bench", server.url("/v1/stream"), "--scenario", "churn", "--subscribers", "20", "--devices", "10",
                 "--per-subscriber", "3", "--rate", "500", "--switch-ms", "200", "--duration", "2",
-                "--server-pid", "\(server.pid)",
+                "--server-pid", "\(server.pid)", "--clients", "2",
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let line = result.stdout.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
@@ -151,6 +151,10 @@ extension EndToEnd.ClientCommandTests {
         }
         #expect(report["stale_after_ack"] as? Int == 0)
         #expect((report["delivered_fps"] as? Double ?? 0) > 0)
+        // Over two client threads, every switch sent is acknowledged.
+        let sent = report["switches_sent"] as? Int ?? 0
+        let acknowledged = (report["switch_ack_ms"] as? [String: Any])?["count"] as? Int
+        #expect(sent >= 20 && acknowledged == sent, "\(sent) switches sent, \(acknowledged ?? 0) acknowledged")
         let usage = try CommandResult.run(
             ServerHarness.binDirectory.appendingPathComponent("stream-client"),
             ["bench", server.url("/v1/stream"), "--scenario", "sideways"])
