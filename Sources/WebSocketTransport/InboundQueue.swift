@@ -62,20 +62,6 @@ struct InboundQueue {
         return .parked
     }
 
-    /// Hands `handler` to a new drain at `priority` (server side), started by `start`
-    /// under the lock, as `LiveSocket.receive` does; false when the connection has closed.
-    mutating func restart(
-        _ handler: Parcel<any MessageHandler>, priority: TaskPriority,
-        start: (Parcel<any MessageHandler>, TaskPriority) -> Task<Void, Never>
-    ) -> Bool {
-        guard !isFinished else {
-            drain = nil
-            return false
-        }
-        drain = start(handler, priority)
-        return true
-    }
-
     /// What `park` did.
     enum ParkOutcome {
         case parked

@@ -27,9 +27,12 @@ enum MessageDrain {
                 case .messagesWaiting where nextPriority == priority:
                     next = back
                 case .messagesWaiting:
-                    // A task's priority is fixed: a new drain answers the rest at the new one.
-                    let restarted = channel.inbound.withLock {
-                        $0.restart(back, priority: nextPriority) { start($0, at: $1, on: channel) }
+                    // A task's priority is fixed: a new drain answers the rest at the new one,
+                    // started under the lock as `LiveSocket.receive` starts one.
+                    let restarted = channel.inbound.withLock { queue in
+                        guard !queue.isFinished else { return false }
+                        queue.drain = start(back, at: nextPriority, on: channel)
+                        return true
                     }
                     if !restarted { back.open()?.end() }
                     return
