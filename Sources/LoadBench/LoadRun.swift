@@ -51,7 +51,9 @@ struct LoadRun: Sendable {
         let watchers = plan.watchers(of: readers.map(\.index))
         let published = await withTaskGroup(of: Void.self) { group in
             for entry in readers {
-                group.addTask {
+                // On the client's service thread: a frame is counted in the turn that read
+                // it, with no hop to a pool thread that the busy lws thread would delay.
+                group.addTask(executorPreference: entry.connection.executor) {
                     await SubscriberReader(
                         connection: entry.connection, shared: shared, devices: settings.perSubscriber
                     ).run()

@@ -241,8 +241,20 @@ public final class LocalBroker: Broker {
         guard let (replay, reachesBack) = kept else { return Replay(updates: [], latestSeq: 0) }
         guard let store, !reachesBack, historySize > 0 else { return replay }
         let oldestKept = replay.updates.first?.location.seq ?? .max
-        let older = try store.history(id, after: seq).filter { $0.location.seq < oldestKept }
+        let older = try await Self.readingOffLoop { () throws(BrokerError) in try store.history(id, after: seq) }
+            .filter { $0.location.seq < oldestKept }
         return Replay(updates: Array((older + replay.updates).suffix(historySize)), latestSeq: replay.latestSeq)
+    }
+
+    /// Runs a store read, which blocks on the disk, on the global concurrent executor:
+    /// a subscribe is answered on its connection's service thread, which must never block.
+    private static func readingOffLoop<Value: Sendable>(
+        _ read: @escaping @Sendable () throws(BrokerError) -> Value
+    ) async throws(BrokerError) -> Value {
+        let task = Task(executorPreference: globalConcurrentExecutor) { () -> Result<Value, BrokerError> in
+            do throws(BrokerError) { return .success(try read()) } catch { return .failure(error) }
+        }
+        return try await task.value.get()
     }
 
     public func confirmInterest() async throws(BrokerError) {}

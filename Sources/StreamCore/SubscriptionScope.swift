@@ -70,20 +70,19 @@ public final class SubscriptionScope {
         guard try !answersRepeat(request) else { return nil }
         if let aggregation = request.aggregate {
             let cells = try resolve(request.target, aggregation)
-            let read: @Sendable () async throws -> [EncodedLocation] = { [node] in
+            let read: () async throws -> [EncodedLocation] = { [node] in
                 try await node.areaReads.read(cells.area, from: node.broker)
             }
-            return .apart(read, cancellable: true) {
-                result throws(ProtocolError) in
+            return .awaiting(read) { result throws(ProtocolError) in
                 self.start(request, cells: cells, positions: try Self.read(result))
             }
         }
         let (watch, stream, registration) = try prepare(request)
-        let read: @Sendable () async throws -> Opening = { [node] in
+        let read: () async throws -> Opening = { [node] in
             try await node.broker.confirmInterest()
             return try await Opening.read(request, watching: watch, from: node.broker)
         }
-        return .apart(read) { result throws(ProtocolError) in
+        return .awaiting(read) { result throws(ProtocolError) in
             do throws(ProtocolError) {
                 self.start(request, registration: registration, stream: stream, opening: try Self.read(result))
             } catch {

@@ -42,9 +42,12 @@ final class ClientLoop: ServiceLoop {
     /// The libev loop lws runs on with `.libev`; freed after the context.
     var libev: LibevLoop?
 
-    init(mailbox: LoopMailbox<ClientCommand>, caFile: String?, eventLoop: EventLoopKind, logger: Logger) {
+    init(
+        mailbox: LoopMailbox<ClientCommand>, executor: ServiceExecutor, caFile: String?, eventLoop: EventLoopKind,
+        logger: Logger
+    ) {
         self.mailbox = mailbox
-        executor = ServiceExecutor(mailbox: mailbox)
+        self.executor = executor
         self.caFile = caFile
         self.eventLoop = eventLoop
         self.logger = logger

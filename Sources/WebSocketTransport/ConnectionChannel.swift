@@ -11,8 +11,8 @@ final class ConnectionChannel: Sendable {
     /// (client side), until `takeRequest` hands it out.
     private let request: Locked<UpgradeRequest?>
     let outbox: Locked<Outbox>
-    /// The executor of the connection's service thread (server side), on which its
-    /// subscription tasks run.
+    /// The executor of the connection's service thread, on which the tasks that serve it
+    /// run best (a server connection's subscription task, a client's reader).
     let executor: ServiceExecutor?
     let inbound = Locked(InboundQueue())
     /// The close code the peer sent, if it sent one.

@@ -7,12 +7,17 @@ import Observability
 /// the server hands out. Frames a client sends are masked and written one per
 /// WRITEABLE callback by lws.
 public final class WebSocketClient: Sendable {
-    private let mailbox = LoopMailbox<ClientCommand>()
+    private let mailbox: LoopMailbox<ClientCommand>
+    /// The service thread as an executor: its connections' `executor`.
+    private let executor: ServiceExecutor
     private let stopFlag = Locked(false)
     private let stopped = OneShot<Void>()
     private let nextID = Locked<UInt64>(1)
 
-    private init() {}
+    private init() {
+        mailbox = LoopMailbox<ClientCommand>()
+        executor = ServiceExecutor(mailbox: mailbox)
+    }
 
     /// Starts a client. `caFile` is a PEM bundle trusted for `wss://`, beside the system's;
     /// `eventLoop` is what waits on its sockets.
@@ -22,11 +27,11 @@ public final class WebSocketClient: Sendable {
     ) async throws(TransportError) -> WebSocketClient {
         let client = WebSocketClient()
         let started = OneShot<Result<Int, TransportError>>()
-        let mailbox = client.mailbox
+        let (mailbox, executor) = (client.mailbox, client.executor)
         ServiceThread.run(
             name: "lws-client", waker: mailbox.waker, stop: client.stopFlag, started: started, stopped: client.stopped
         ) {
-            ClientLoop(mailbox: mailbox, caFile: caFile, eventLoop: eventLoop, logger: logger)
+            ClientLoop(mailbox: mailbox, executor: executor, caFile: caFile, eventLoop: eventLoop, logger: logger)
         }
         guard let result = await started.value() else { throw .contextCreationFailed("cancelled while starting") }
         _ = try result.get()
@@ -43,10 +48,10 @@ public final class WebSocketClient: Sendable {
                 defer { next += 1 }
                 return next
             })
-        let mailbox = self.mailbox
-        let channel = ConnectionChannel(id: id, request: UpgradeRequest(path: parsed.pathAndQuery)) {
-            mailbox.post($0)
-        }
+        let (mailbox, executor) = (self.mailbox, self.executor)
+        let channel = ConnectionChannel(
+            id: id, request: UpgradeRequest(path: parsed.pathAndQuery), executor: executor
+        ) { mailbox.post($0) }
         let opened = OneShot<Result<Void, TransportError>>()
         mailbox.post(
             command: .connect(ClientConnectRequest(url: parsed, options: options, channel: channel, opened: opened)))

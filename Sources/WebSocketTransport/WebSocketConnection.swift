@@ -15,8 +15,8 @@ public struct WebSocketConnection: Sendable {
     public func takeRequest() -> UpgradeRequest { channel.takeRequest() }
     let channel: ConnectionChannel
 
-    /// The executor of the service thread that serves this connection (nil for a client
-    /// connection). A task that only queues frames for the connection runs best there.
+    /// The executor of the service thread that serves this connection. A task that only
+    /// queues frames for the connection, or reads its messages, runs best there.
     public var executor: (any TaskExecutor)? { channel.executor }
 
     init(channel: ConnectionChannel) {

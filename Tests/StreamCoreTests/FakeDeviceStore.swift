@@ -20,6 +20,7 @@ final class FakeDeviceStore: DeviceStore {
         var refusing = false
         var healthy = true
         var closed = false
+        var historyReaders: [Int?] = []
     }
 
     private let state = Locked(State())
@@ -67,7 +68,11 @@ final class FakeDeviceStore: DeviceStore {
     }
 
     func history(_ device: String, after seq: UInt64) throws(BrokerError) -> [EncodedLocation] {
-        state.withLock { $0.committed[device, default: []].filter { $0.location.seq > seq } }
+        let reader = withUnsafeCurrentTask { $0?.hashValue }
+        return state.withLock { state in
+            state.historyReaders.append(reader)
+            return state.committed[device, default: []].filter { $0.location.seq > seq }
+        }
     }
 
     func removeSilent(olderThan cutoff: Date) async throws(BrokerError) -> Int {
@@ -87,6 +92,9 @@ final class FakeDeviceStore: DeviceStore {
 
     /// Writes waiting for their commit.
     var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// The task each `history` read ran in (its hash; nil outside any task), in order.
+    var historyReaders: [Int?] { state.withLock { $0.historyReaders } }
 
     /// Whether `close` was called.
     var isClosed: Bool { state.withLock { $0.closed } }

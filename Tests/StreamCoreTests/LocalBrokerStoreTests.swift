@@ -138,17 +138,32 @@ struct LocalBrokerStoreTests {
         #expect(try await broker.lastKnown(["veh", "new"]).map(\.location.seq) == [1001, 2001])
     }
 
-    @Test("a since older than memory holds is replayed from the store, then from memory")
-    func replayFromStore() async throws {
+    /// A broker keeping 4 updates in memory, restarted over a store that holds 5 of "veh".
+    private func restartedOverFiveUpdates() async throws -> (LocalBroker, FakeDeviceStore) {
         let first = FakeDeviceStore()
         try await publishCommitted(5, of: "veh", to: try broker(over: first), store: first)
         let store = FakeDeviceStore(restartOf: first)
-        let broker = try broker(over: store, history: 4)
+        return (try broker(over: store, history: 4), store)
+    }
+
+    @Test("a since older than memory holds is replayed from the store, then from memory")
+    func replayFromStore() async throws {
+        let (broker, store) = try await restartedOverFiveUpdates()
         let afterRestart = try await broker.replay("veh", after: 2)
         #expect(afterRestart.updates.map(\.location.seq) == [3, 4, 5] && afterRestart.latestSeq == 5)
         try await publishCommitted(1, of: "veh", to: broker, store: store)
         #expect(try await broker.replay("veh", after: 0).updates.map(\.location.seq) == [3, 4, 5, 6])
         broker.close()
         #expect(store.isClosed)
+    }
+
+    @Test("a replay reads the store (a blocking read) in a task of its own, not on the caller's")
+    func replayReadsStoreApart() async throws {
+        let (broker, store) = try await restartedOverFiveUpdates()
+        let caller = withUnsafeCurrentTask { $0?.hashValue }
+        #expect(try await broker.replay("veh", after: 2).updates.map(\.location.seq) == [3, 4, 5])
+        let readers = store.historyReaders
+        #expect(readers.count == 1 && readers[0] != nil && readers[0] != caller)
+        broker.close()
     }
 }
