@@ -29,6 +29,15 @@ public final class Histogram: Sendable {
         sumMicros.add(Int((value * 1_000_000).rounded()), ordering: .relaxed)
     }
 
+    /// Records one duration, in seconds.
+    public func observe(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        observe(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// How many observations it holds.
+    public var observationCount: Int { count.load(ordering: .relaxed) }
+
     /// Counts `duration` in `tally`, to be recorded with the rest of its batch.
     public func observe(_ duration: Duration, into tally: inout DurationTally) {
         if let index = durationBounds.firstIndex(where: { duration <= $0 }) { tally.buckets[index] += 1 }

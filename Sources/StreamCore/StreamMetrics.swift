@@ -26,6 +26,8 @@ public struct StreamMetrics: Sendable {
     public let publishRefused: LabeledCounter
     /// Seconds from the hub receiving a publication to its frame being queued.
     public let publishToSend: Histogram
+    /// Seconds from a subscribe being taken up to its `subscribed` ack being queued.
+    public let subscribeToAck: Histogram
     /// Devices online on this node (`PresenceTracker`).
     public let devicesOnline: Gauge
 
@@ -51,6 +53,11 @@ public struct StreamMetrics: Sendable {
             "publish_to_send_seconds",
             help: "Seconds from a publication reaching the hub to its subscription taking it to queue.",
             bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
+        subscribeToAck = registry.histogram(
+            "subscribe_to_ack_seconds",
+            help:
+                "Seconds from a subscribe being taken up to its subscribed ack being queued: the broker read and the switch.",
+            bounds: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1])
         publishRefused = registry.counter(
             "publish_refused_total", help: "Publishes refused whole, by reason.", label: "reason",
             values: PublishRefusal.Reason.allCases.map(\.rawValue))

@@ -68,6 +68,7 @@ public final class SubscriptionScope {
     /// wait for (a repeated `sub`).
     public func subscribe(_ request: SubscribeRequest) throws(ProtocolError) -> AwaitedStep? {
         guard try !answersRepeat(request) else { return nil }
+        let begun = ContinuousClock.now
         if let aggregation = request.aggregate {
             let cells = try resolve(request.target, aggregation)
             let read: () async throws -> [EncodedLocation] = { [node] in
@@ -75,6 +76,7 @@ public final class SubscriptionScope {
             }
             return .awaiting(read) { result throws(ProtocolError) in
                 self.start(request, cells: cells, positions: try Self.read(result))
+                self.metrics.subscribeToAck.observe(begun.duration(to: .now))
             }
         }
         let (watch, stream, registration) = try prepare(request)
@@ -85,6 +87,7 @@ public final class SubscriptionScope {
         return .awaiting(read) { result throws(ProtocolError) in
             do throws(ProtocolError) {
                 self.start(request, registration: registration, stream: stream, opening: try Self.read(result))
+                self.metrics.subscribeToAck.observe(begun.duration(to: .now))
             } catch {
                 self.hub.unregister(registration)
                 throw error

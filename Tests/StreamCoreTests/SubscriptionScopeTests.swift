@@ -44,6 +44,7 @@ struct SubscriptionScopeTests {
         #expect(await sink.wait { locs($0).count == 3 })
         #expect(locs(sink.messages).map { "\($0.device)\($0.seq)" } == ["a1", "b1", "a2"])
         #expect(hub.entryCount == 2 && metrics.subscriptions.current == 1)
+        #expect(metrics.subscribeToAck.observationCount == 1)
     }
 
     @Test("a switch cancels the old subscription first; after the new ack no old frame appears")

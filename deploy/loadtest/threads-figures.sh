@@ -12,6 +12,7 @@
 # 127.0.0.1 is targeted; every process runs under `timeout`. Needs gcc, libwebsockets-dev.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
 source "$here/lib.sh"
 release_binaries "${SCRATCH:-/tmp/threads-figures-build}"
