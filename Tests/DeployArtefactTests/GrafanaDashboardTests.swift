@@ -63,7 +63,8 @@ extension DeployArtefactTests {
         let needed = [
             "locstream_connections", "locstream_subscriptions", "locstream_publish_total",
             "locstream_frames_sent_total",
-            "locstream_publish_to_send_seconds_bucket", "locstream_frames_dropped_total",
+            "locstream_publish_to_send_seconds_bucket", "locstream_subscribe_to_ack_seconds_bucket",
+            "locstream_frames_dropped_total",
             "locstream_slow_consumers_closed_total", "locstream_broker_up", "locstream_broker_errors_total",
             "process_cpu_seconds_total", "process_resident_memory_bytes", "locstream_store_commit_seconds_bucket",
         ]
