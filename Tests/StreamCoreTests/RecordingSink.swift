@@ -58,12 +58,14 @@ final class RecordingSink: FrameSink {
     }
 
     /// Waits (up to `timeout`) until `condition` holds for the frames; returns whether it did.
-    func wait(within timeout: Duration = .seconds(5), until condition: ([ServerMessage]) -> Bool) async -> Bool {
+    /// The bound is generous, since a wait lasts only until its condition holds: under
+    /// ThreadSanitizer, while every suite starts at once, the pool can be busy for 20 s.
+    func wait(within timeout: Duration = .seconds(30), until condition: ([ServerMessage]) -> Bool) async -> Bool {
         await poll(within: timeout) { condition(messages) }
     }
 
     /// Waits (up to `timeout`) until `condition` holds for the frames as text.
-    func waitTexts(within timeout: Duration = .seconds(5), until condition: ([String]) -> Bool) async -> Bool {
+    func waitTexts(within timeout: Duration = .seconds(30), until condition: ([String]) -> Bool) async -> Bool {
         await poll(within: timeout) { condition(texts) }
     }
 
