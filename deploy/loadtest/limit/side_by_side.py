@@ -2,7 +2,7 @@
 """Driver for side-by-side fan-out runs: locstream (stream-server), the C limit kit servers,
 and Mosquitto, all received by the same native `gen` (limit/gen.c; --mqtt for Mosquitto).
 
-Server pinned to CPU 0 (unless --unpinned), gen (and the external publisher) to CPU 1.
+Server pinned to CPU 0 (unless --unpinned), gen (and the external publisher, unless --pub-cpu) to CPU 1.
 Each run: quiet gate, fresh server, gen connects S subscribers, publisher starts once gen has
 connected, gen measures a window, the driver samples per-thread CPU and context switches of the
 server over the run, scrapes locstream /metrics, kills everything it started by PID.
@@ -125,6 +125,29 @@ def cpu_ticks(pid):
         f = s[s.rfind(")") + 2:].split()
         return int(f[11]) + int(f[12])
     except OSError:
+        return None
+
+
+def wakeup_ipis():
+    """Per-CPU function-call interrupts so far (/proc/interrupts CAL): on this kernel, how
+    often a thread on one core woke a sleeping thread on another (ttwu_queue_wakelist)."""
+    try:
+        for line in open("/proc/interrupts"):
+            f = line.split()
+            if f and f[0] == "CAL:":
+                return [int(x) for x in f[1:] if x.isdigit()]
+    except OSError:
+        pass
+    return None
+
+
+def guest_halt_poll_ns():
+    """How long an idle core of this VM polls before it halts (the guest's cpuidle
+    haltpoll driver), or None off a VM: at 0, every wake-up of a sleeping thread on the
+    other core costs an interrupt to a halted virtual CPU."""
+    try:
+        return int(open("/sys/module/haltpoll/parameters/guest_halt_poll_ns").read())
+    except (OSError, ValueError):
         return None
 
 
@@ -251,7 +274,7 @@ def run_once(a, kind, S, R, port):
     def sampler():
         while not stop.is_set():
             pt = cpu_ticks(pubp[1]) if len(pubp) > 1 and pubp[1] else None
-            samples.append((time.time(), tasks(spid), pt))
+            samples.append((time.time(), tasks(spid), pt, wakeup_ipis()))
             stop.wait(0.5)
 
     p0 = proc_times()
@@ -266,7 +289,7 @@ def run_once(a, kind, S, R, port):
         if " open," in line and t_open[0] is None:
             t_open[0] = time.time()
             if ext_pub and R > 0:
-                pcmd = ["timeout", str(total), "taskset", "-c", "1", os.path.join(HERE, "pub"), "-p", str(port),
+                pcmd = ["timeout", str(total), "taskset", "-c", str(a.pub_cpu), os.path.join(HERE, "pub"), "-p", str(port),
                         "-R", str(R), "-D", str(a.D), "-t", str(settle + warm + dur + 2), "--cycle-us",
                         str(a.cycle_us)]
                 if kind == "mosq":
@@ -367,6 +390,9 @@ def run_once(a, kind, S, R, port):
         res["nonvol_cs_per_frame"] = round(nv / frames, 4) if frames else None
         res["vol_cs_per_s"] = round(vol / span)
         res["server_threads"] = len(sb[1])
+        if sa[3] and sb[3] and len(sb[3]) > 1 and frames:
+            # Wake-ups sent to gen's core (a sleeping gen woken by a frame, mostly).
+            res["gen_core_ipis_per_frame"] = round((sb[3][1] - sa[3][1]) / frames, 4)
         if sa[2] is not None and sb[2] is not None:
             res["pub_cpu_pct"] = round(100.0 * (sb[2] - sa[2]) / HZ / span, 1)
     res.update(pub_res)
@@ -394,10 +420,11 @@ def run_once(a, kind, S, R, port):
     res["other_top"] = [f"{n}:{round(100.0 * d / HZ / span, 1)}" for d, n in sorted(top, reverse=True)[:3]]
     res.update({"server": kind, "srv_extra": a.srv_extra, "R": R, "expected_per_s": R * S / a.D,
                 "delivered_ratio": round(res["frames_per_s"] / (R * S / a.D), 4) if R else None,
-                "pinned": not a.unpinned, "cycle_us": a.cycle_us if ext_pub else 1000,
+                "pinned": not a.unpinned, "pub_cpu": a.pub_cpu if ext_pub else None, "cycle_us": a.cycle_us if ext_pub else 1000,
                 "rss_fresh_kb": rss_fresh, "roles": {str(k): v for k, v in roles.items()}, "rss_end_kb": rss_end,
                 "bytes_per_conn": round((rss_end - rss_fresh) * 1024 / max(1, res["open"])),
                 "frame_bytes": round(res["MB_per_s"] * 1e6 / res["frames_per_s"], 1) if res["frames_per_s"] else None,
+                "guest_halt_poll_ns": guest_halt_poll_ns(),
                 "uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
                 "loadavg": open("/proc/loadavg").read().split()[:3], "t": time.strftime("%H:%M:%S")})
     if a.note:
@@ -445,7 +472,7 @@ def brief(r):
             f"({r['delivered_ratio']}) srv={r['server_cpu_pct']:5.1f}% {r['server_us_per_frame']:.3f}us/f "
             f"gen={r['gen_cpu_pct']:5.1f}% pub={r.get('pub_cpu_pct')}% p50={r['lat_p50_ms']:.3f} p99={r['lat_p99_ms']:.3f} "
             f"cmin/max={r['conn_frames_min']}/{r['conn_frames_max']} drops={r.get('srv_drops_per_s')}"
-            f"{r.get(CONFL, '')} vcs/f={r.get('vol_cs_per_frame')} "
+            f"{r.get(CONFL, '')} vcs/f={r.get('vol_cs_per_frame')} ipi/f={r.get('gen_core_ipis_per_frame')} "
             f"other={r['other_proc_pct']}% [{ths}] {r['uptime'][-40:]}")
 
 
@@ -465,6 +492,8 @@ def main():
     ap.add_argument("--unpinned", action="store_true")
     ap.add_argument("--perf-syscalls", action="store_true")
     ap.add_argument("--perf-record", action="store_true")
+    ap.add_argument("--pub-cpu", type=int, default=1,
+                    help="core of the external publisher (default 1, beside gen; 0 puts it beside the server)")
     ap.add_argument("--quiet-limit", type=float, default=25)
     ap.add_argument("--noise", type=float, default=15)
     ap.add_argument("--repeats", type=int, default=1, help="extra tries of a noisy run")
