@@ -172,8 +172,8 @@ extension ServiceLoop {
     /// How long one wake-up drains the mailbox at most: about 8 frames written one write
     /// each, or a hundred corked. A switch read while frames fan out waits up to a slice:
     /// at 2,000 switches/s under 20k frames/s, 100 µs gave a switch-ack p99 of 0.56-0.80 ms
-    /// against 0.94-1.98 with 250 µs (4 runs each, ABBA), at the same CPU per frame and the
-    /// same peak (`deploy/loadtest/results/fanout.md`, 6 December evening).
+    /// against 0.94-1.98 with 250 µs (two ABBA sets of 4 runs each), at the same CPU per
+    /// frame and the same peak (`deploy/loadtest/results/fanout.md`, 6 December evening).
     var drainSlice: Duration { .microseconds(100) }
 
     /// The loop has stopped: jobs still queued, and any enqueued later, run on the

@@ -23,6 +23,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
 source "$here/lib.sh"
+halt_poll=/sys/module/haltpoll/parameters/guest_halt_poll_ns
+if [[ -n "${HALT_POLL_NS:-}" && ! -w "$halt_poll" ]]; then
+  echo "HALT_POLL_NS needs root and the guest haltpoll driver ($halt_poll)" >&2
+  exit 2
+fi
 release_binaries "${SCRATCH:-/tmp/fanout-figures-build}"
 runs=${RUNS:-6}
 duration=${DURATION:-6}
@@ -54,7 +59,6 @@ rounds() {
 
 rounds
 if [[ -n "${HALT_POLL_NS:-}" ]]; then
-  halt_poll=/sys/module/haltpoll/parameters/guest_halt_poll_ns
   own=$(cat "$halt_poll")
   trap 'echo "$own" >"$halt_poll"' EXIT
   echo "$HALT_POLL_NS" >"$halt_poll"
