@@ -10,6 +10,8 @@ One JSON line per run is appended to --out. Loopback only; every process under `
 """
 import argparse, json, os, re, signal, socket, subprocess, sys, threading, time, urllib.request
 
+import send_rhythm
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIM = HERE
 BIN = os.environ.get("LOCSTREAM_BIN", ".build/release")  # run from the project root
@@ -226,6 +228,7 @@ def run_once(a, kind, S, R, port):
     log = open(os.path.join(HERE, "logs", f"{kind}-S{S}-R{R}-{int(time.time())}.log"), "w+")
     env = dict(os.environ)
     ext_pub = kind.startswith("loc") or kind == "mosq"
+    rhythm_path = os.path.join(HERE, "logs", f"rhythm-{kind}-S{S}-R{R}.data")
     mqtt_ws = port + 1
     if kind in C_SERVERS:
         cmd = ["timeout", str(total)] + pin + C_SERVERS[kind] + ["-p", str(port), "-D", str(a.D), "-R", str(R),
@@ -305,6 +308,12 @@ def run_once(a, kind, S, R, port):
                       os.path.join(HERE, "logs", f"perf-{kind}-S{S}-R{R}.data"), "--", "sleep", str(dur - 2)]
                 perfp[0] = threading.Timer(settle + warm + 1.0, lambda: perf_start(pc, perfp))
                 perfp[0].start()
+            if a.perf_rhythm:
+                events = ",".join("syscalls:sys_enter_" + s for s in send_rhythm.EVENTS)
+                pc = ["timeout", str(total), "perf", "record", "-e", events, "-p", str(spid), "-o",
+                      rhythm_path, "--", "sleep", "1"]
+                perfp[0] = threading.Timer(settle + warm + 1.0, lambda: perf_start(pc, perfp))
+                perfp[0].start()
             if a.perf_syscalls:
                 # window starts settle+warmup after this; count for dur-1 s inside it
                 delay = settle + warm + 0.5
@@ -342,6 +351,13 @@ def run_once(a, kind, S, R, port):
             perfp[1].wait(timeout=60)
         except Exception:
             pass
+    rhythm = None
+    if a.perf_rhythm and len(perfp) > 1:
+        try:
+            perfp[1].wait(timeout=30)
+            rhythm = send_rhythm.summary(send_rhythm.events(rhythm_path))
+        except Exception as e:  # noqa
+            rhythm = {"error": str(e)}
     if a.perf_syscalls:
         time.sleep(0.5)
         if len(perfp) > 1 and perfp[1]:
@@ -399,6 +415,8 @@ def run_once(a, kind, S, R, port):
     res.update(metrics)
     if kind in C_SERVERS:
         res.update(parse_c_counters(srv_text, res["win_start_us"], res["win_end_us"]))
+    if rhythm:
+        res["rhythm"] = rhythm
     if perf_res:
         res["perf"] = perf_res
         secs = dur - 1
@@ -473,7 +491,14 @@ def brief(r):
             f"gen={r['gen_cpu_pct']:5.1f}% pub={r.get('pub_cpu_pct')}% p50={r['lat_p50_ms']:.3f} p99={r['lat_p99_ms']:.3f} "
             f"cmin/max={r['conn_frames_min']}/{r['conn_frames_max']} drops={r.get('srv_drops_per_s')}"
             f"{r.get(CONFL, '')} vcs/f={r.get('vol_cs_per_frame')} ipi/f={r.get('gen_core_ipis_per_frame')} "
-            f"other={r['other_proc_pct']}% [{ths}] {r['uptime'][-40:]}")
+            f"other={r['other_proc_pct']}% [{ths}] {r['uptime'][-40:]}{rhythm_brief(r.get('rhythm'))}")
+
+
+def rhythm_brief(rhythm):
+    if not rhythm or "error" in rhythm:
+        return f" rhythm={rhythm}" if rhythm else ""
+    return (f" sends/burst={rhythm['sends_per_burst']} spacing={rhythm['spacing_us_p50']}us "
+            f"lead={rhythm['lead_us_p50']}us waits={rhythm['loop_waits']}")
 
 
 def main():
@@ -490,8 +515,11 @@ def main():
     ap.add_argument("--srv-extra", default="")
     ap.add_argument("--token", default=None)
     ap.add_argument("--unpinned", action="store_true")
-    ap.add_argument("--perf-syscalls", action="store_true")
-    ap.add_argument("--perf-record", action="store_true")
+    perf = ap.add_mutually_exclusive_group()
+    perf.add_argument("--perf-syscalls", action="store_true")
+    perf.add_argument("--perf-record", action="store_true")
+    perf.add_argument("--perf-rhythm", action="store_true",
+                      help="record the server's sends, reads and waits for 1 s and add their rhythm (send_rhythm.py)")
     ap.add_argument("--pub-cpu", type=int, default=1,
                     help="core of the external publisher (default 1, beside gen; 0 puts it beside the server)")
     ap.add_argument("--quiet-limit", type=float, default=25)
