@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # locstream's fan-out beside the C limit kit (deploy/loadtest/limit, a copy of the team's
-# reference kit): every server is received by the same native `gen` and fed by the same
-# `pub`, the server pinned to core 0 and gen/pub to core 1. Each comparison runs in ABBA
+# reference kit): every server is received by the same native `gen`, the server pinned to
+# core 0 and gen to core 1. locstream is fed by `pub` on core 1; the C servers make their
+# updates in-process, and `tick` shares gen's core with them instead (side_by_side.py
+# --ref-neighbour), waking there every millisecond as pub does: on this VM a neighbour
+# that wakes gen's core makes every frame likelier to find gen asleep, and the sender pays
+# for waking it (results/fanout.md, "the receiver's neighbour"). Each comparison runs in ABBA
 # order (RUNS=4: A B B A A B B A), so a ratio compares runs minutes apart, never hours.
 # Writes deploy/loadtest/results/fanout.md (ratios with their spread) and fanout.jsonl.
 #
@@ -35,7 +39,7 @@ limit_kit
 # locstream runs with --store memory: the C servers keep nothing either.
 run() {
   LOCSTREAM_BIN="$2" timeout 900 python3 "$work/side_by_side.py" "$3" -S "$4" -R "$5" -d "$duration" -w 2 \
-    --srv-extra "--store memory" --note "$1" --out "$out" >&2
+    --srv-extra "--store memory" --ref-neighbour --note "$1" --out "$out" >&2
 }
 
 # abba S R REF: RUNS runs of locstream (and of BASE_BIN_DIR's) and of REF, in ABBA order.

@@ -56,6 +56,8 @@ def main():
               f"{wakeups(new)}, {wakeups(ref)} | {threads} |")
     print("\nConditions: server pinned to core 0, gen and pub to core 1, `--store memory`, payload as `pub`")
     print("sends it (about 150 bytes a frame); each run's quiet gate and `other_proc_pct` are in the JSON.")
+    print("A C server, which makes its updates in-process, shares gen's core with `tick` (pub's wake-ups")
+    print("every millisecond, without its sends) where the JSON has `tick_cycles`.")
 
 
 if __name__ == "__main__":

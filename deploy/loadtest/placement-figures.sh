@@ -2,13 +2,14 @@
 # The light-load comparison of fanout-figures.sh (5,000 subscribers, 20k frames/s, CPU per
 # frame against raw epoll --batch), with locstream's publisher on either core: beside gen
 # (core 1, the kit's rule) and beside the server (core 0). The C servers make their updates
-# in-process and have no publisher, so only locstream's figure depends on where `pub` runs.
-# Each round runs, in ABBA order, locstream with pub on core 1, raw epoll, and locstream
-# with pub on core 0; every run records how often a frame woke the sleeping gen (the
-# function-call interrupts sent to gen's core, per frame).
+# in-process and have no publisher; raw epoll runs alone, and again with `tick` on gen's core
+# (side_by_side.py --ref-neighbour: pub's wake-ups every millisecond, without its sends).
+# Each round runs, in ABBA order, locstream with pub on core 1, raw epoll alone, raw epoll
+# with tick, and locstream with pub on core 0; every run records how often a frame woke the
+# sleeping gen (the function-call interrupts sent to gen's core, per frame).
 # Writes deploy/loadtest/results/placement.md and placement.jsonl.
 #
-#   deploy/loadtest/placement-figures.sh                        # about 5 minutes with RUNS=6
+#   deploy/loadtest/placement-figures.sh                        # about 8 minutes with RUNS=6
 #   HALT_POLL_NS=200000 deploy/loadtest/placement-figures.sh    # as root: twice as long
 #
 # HALT_POLL_NS (root, on a VM whose idle cores use the guest haltpoll driver) runs the
@@ -48,9 +49,11 @@ rounds() {
     if (( i % 4 == 1 || i % 4 == 0 )); then
       run pub-core-1 loc-libev --pub-cpu 1
       run ref raw-batch
+      run ref-tick raw-batch --ref-neighbour
       run pub-core-0 loc-libev --pub-cpu 0
     else
       run pub-core-0 loc-libev --pub-cpu 0
+      run ref-tick raw-batch --ref-neighbour
       run ref raw-batch
       run pub-core-1 loc-libev --pub-cpu 1
     fi

@@ -19,20 +19,25 @@ def main():
     print("rounds, each ratio against the raw epoll run of the same round.\n")
     print("`halt poll` is how long an idle core polls before it halts (`guest_halt_poll_ns`); at 0")
     print("every wake-up of the sleeping gen costs an interrupt to a halted virtual CPU.\n")
-    print("| halt poll ns | server | publisher on | CPU us per frame | ratio to raw epoll | gen wake-ups per frame | p99 ms |")
-    print("|---|---|---|---|---|---|---|")
+    print("`raw epoll + tick` shares gen's core with `tick` (`side_by_side.py --ref-neighbour`), which")
+    print("wakes there every millisecond as locstream's publisher does, without its sends.\n")
+    print("| halt poll ns | server | publisher on | CPU us per frame | ratio to raw epoll | "
+          "ratio to raw epoll + tick | gen wake-ups per frame | p99 ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for poll in sorted({key[0] for key in runs}, key=lambda value: value or 0):
-        ref = runs.get((poll, "ref"), [])
+        refs = [runs.get((poll, "ref"), []), runs.get((poll, "ref-tick"), [])]
         for note, where in (("pub-core-1", "core 1, beside gen (the kit's rule)"),
-                            ("pub-core-0", "core 0, beside the server"), ("ref", "none (updates made in-process)")):
+                            ("pub-core-0", "core 0, beside the server"), ("ref", "none (updates made in-process)"),
+                            ("ref-tick", "none; tick on core 1")):
             mine = runs.get((poll, note), [])
             if not mine:
                 continue
             cost = [r["server_us_per_frame"] for r in mine]
-            ratios = [r["server_us_per_frame"] / f["server_us_per_frame"] for r, f in zip(mine, ref)]
-            print(f"| {poll} | {mine[0]['server']} | {where} | {spread(cost, '{:.1f}')} | "
-                  f"{spread(ratios) if note != 'ref' else '-'} | {wakeups(mine)} | "
-                  f"{spread([r['lat_p99_ms'] for r in mine])} |")
+            ratios = ["-" if note.startswith("ref") or not ref else
+                      spread([r["server_us_per_frame"] / f["server_us_per_frame"] for r, f in zip(mine, ref)])
+                      for ref in refs]
+            print(f"| {poll} | {mine[0]['server']} | {where} | {spread(cost, '{:.1f}')} | {ratios[0]} | "
+                  f"{ratios[1]} | {wakeups(mine)} | {spread([r['lat_p99_ms'] for r in mine])} |")
 
 
 if __name__ == "__main__":

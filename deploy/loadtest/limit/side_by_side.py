@@ -2,7 +2,8 @@
 """Driver for side-by-side fan-out runs: locstream (stream-server), the C limit kit servers,
 and Mosquitto, all received by the same native `gen` (limit/gen.c; --mqtt for Mosquitto).
 
-Server pinned to CPU 0 (unless --unpinned), gen (and the external publisher, unless --pub-cpu) to CPU 1.
+Server pinned to CPU 0 (unless --unpinned), gen (and the external publisher, unless --pub-cpu, or
+`tick` beside a C server with --ref-neighbour) to CPU 1.
 Each run: quiet gate, fresh server, gen connects S subscribers, publisher starts once gen has
 connected, gen measures a window, the driver samples per-thread CPU and context switches of the
 server over the run, scrapes locstream /metrics, kills everything it started by PID.
@@ -299,6 +300,13 @@ def run_once(a, kind, S, R, port):
                     pcmd += ["--mqtt"]
                 if a.token:
                     pcmd += ["--token", a.token]
+            elif a.ref_neighbour and R > 0:
+                # pub's schedule on gen's core, for a server that makes its updates in-process
+                pcmd = ["timeout", str(total), "taskset", "-c", str(a.pub_cpu), os.path.join(HERE, "tick"), "-t",
+                        str(settle + warm + dur + 2), "--cycle-us", str(a.cycle_us)]
+            else:
+                pcmd = None
+            if pcmd:
                 pubp[0] = subprocess.Popen(pcmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 MINE.add(pubp[0].pid)
                 pubp.append(child_of(pubp[0].pid))
@@ -427,7 +435,7 @@ def run_once(a, kind, S, R, port):
     if pubp[0]:
         mine.add(pubp[0].pid)
     for pid, (name, tk, ppid) in p1.items():
-        if pid in mine or name in ("gen", "timeout", "pub", "perf", "sleep") or ppid in mine:
+        if pid in mine or name in ("gen", "timeout", "pub", "tick", "perf", "sleep") or ppid in mine:
             continue
         d = tk - p0.get(pid, (name, 0, 0))[1]
         if d > 0:
@@ -520,6 +528,9 @@ def main():
     perf.add_argument("--perf-record", action="store_true")
     perf.add_argument("--perf-rhythm", action="store_true",
                       help="record the server's sends, reads and waits for 1 s and add their rhythm (send_rhythm.py)")
+    ap.add_argument("--ref-neighbour", action="store_true",
+                    help="beside a C server, run tick on the publisher's core with pub's --cycle-us: the wake-ups "
+                         "locstream's publisher makes there (its CPU is reported as pub_cpu_pct)")
     ap.add_argument("--pub-cpu", type=int, default=1,
                     help="core of the external publisher (default 1, beside gen; 0 puts it beside the server)")
     ap.add_argument("--quiet-limit", type=float, default=25)
