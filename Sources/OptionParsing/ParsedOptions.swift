@@ -71,6 +71,10 @@ public struct ParsedOptions: Sendable {
     /// True when the option was given at all.
     public func isSet(_ name: String) -> Bool { values[name] != nil }
 
+    /// Where the option's value came from: `flag`, `env`, the configuration file's source
+    /// name, or nil for its default.
+    public func source(of name: String) -> String? { sources[name] }
+
     /// The raw value, or the default.
     public func string(_ name: String) -> String? {
         values[name] ?? specs.first { $0.name == name }?.defaultValue

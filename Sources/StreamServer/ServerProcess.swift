@@ -15,6 +15,9 @@ struct ServerProcess {
         let logger = Logger(level: settings.logLevel, format: settings.logFormat, component: "server")
         let metrics = ServerMetrics()
         warnAboutUnknownVariables(logger: logger, metrics: metrics)
+        for unused in settings.unusedStoreOptions {
+            logger.warning("option has no effect", ["option": unused.option, "reason": unused.reason])
+        }
         let broker: any Broker
         do {
             broker = try makeBroker(metrics: metrics, logger: logger.named("broker"))

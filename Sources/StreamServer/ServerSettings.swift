@@ -36,6 +36,10 @@ struct ServerSettings: Sendable {
     var printOnly = false
     /// `LOCSTREAM_` variables that no option reads (not Kubernetes service links): warned at start.
     var unknownEnvironment: [EnvironmentCheck.Unknown] = []
+    /// Store options given by flag or in the configuration file that the broker and store
+    /// chosen do not use, with why: warned at start. Those from the environment are not,
+    /// since an image sets them for every use (the Dockerfile's `LOCSTREAM_DATA_DIR`).
+    var unusedStoreOptions: [(option: String, reason: String)] = []
 
     /// The prefix of the server's option variables.
     static let environmentPrefix = "LOCSTREAM_"
@@ -120,6 +124,14 @@ struct ServerSettings: Sendable {
             }
             store.cpus = cpus
         }
+        let reason =
+            redis != nil
+            ? "the Redis broker keeps no store of its own"
+            : store.kind == .memory ? "--store memory keeps nothing on disk" : nil
+        guard let reason else { return }
+        unusedStoreOptions = ["data-dir", "sync", "store-cpus"].filter {
+            options.source(of: $0).map { $0 != "env" } ?? false
+        }.map { ("--\($0)", reason) }
     }
 
     private mutating func readMap(_ options: ParsedOptions) {

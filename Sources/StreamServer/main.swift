@@ -26,6 +26,10 @@ if settings.printOnly {
     for variable in settings.unknownEnvironment {
         FileHandle.standardError.write(Data("stream-server: warning: \(variable)\n".utf8))
     }
+    for unused in settings.unusedStoreOptions {
+        FileHandle.standardError.write(
+            Data("stream-server: warning: \(unused.option) has no effect: \(unused.reason)\n".utf8))
+    }
     print(settings.printedConfiguration)
     exit(0)
 }
